@@ -1,0 +1,22 @@
+# Find a Python 3 interpreter that can import jinja2 (DESIGN.md: the python3 on PATH may be a
+# separate interpreter without it; Debian's /usr/bin/python3 with python3-jinja2 is preferred).
+set(_chapoly_py_candidates /usr/bin/python3)
+find_program(_chapoly_py_path python3)
+if(_chapoly_py_path)
+  list(APPEND _chapoly_py_candidates "${_chapoly_py_path}")
+endif()
+set(CHAPOLY_PYTHON "" CACHE FILEPATH "Python 3 interpreter that imports jinja2")
+if(NOT CHAPOLY_PYTHON)
+  foreach(_py IN LISTS _chapoly_py_candidates)
+    execute_process(COMMAND "${_py}" -c "import jinja2" RESULT_VARIABLE _rc OUTPUT_QUIET ERROR_QUIET)
+    if(_rc EQUAL 0)
+      set(CHAPOLY_PYTHON "${_py}" CACHE FILEPATH "Python 3 interpreter that imports jinja2" FORCE)
+      break()
+    endif()
+  endforeach()
+endif()
+if(NOT CHAPOLY_PYTHON)
+  message(FATAL_ERROR "no python3 that imports jinja2 found (tried: ${_chapoly_py_candidates}); "
+                      "run scripts/install-deps.sh (Debian package python3-jinja2)")
+endif()
+message(STATUS "chapoly: Jinja2 renderer interpreter: ${CHAPOLY_PYTHON}")

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# install-deps.sh: install every Debian package chapoly needs to generate, verify, build, test
+# and benchmark. Idempotent: packages already present are skipped by apt-get.
+set -euo pipefail
+PKGS=(
+  build-essential cmake ninja-build pkg-config git
+  clang-16 libclang-16-dev llvm-16-dev libz3-dev
+  python3 python3-jinja2
+  libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libssl-dev openssl libsodium-dev libipsec-mb-dev
+)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+echo "install-deps: all ${#PKGS[@]} packages present"
