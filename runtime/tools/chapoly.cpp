@@ -154,7 +154,8 @@ const char *api_error(int rc) {
     case CHAPOLY_ERR_AUTH: return "authentication failed";
     case CHAPOLY_ERR_TOO_LONG: return "message too long";
     case CHAPOLY_ERR_ARG: return "invalid argument";
-    case CHAPOLY_ERR_UNSUPPORTED: return "not supported on this CPU or build";
+    case CHAPOLY_ERR_UNSUPPORTED:
+      return "backend unknown or not supported on this CPU or build (see CHAPOLY_BACKEND)";
     default: return "unknown error";
   }
 }
@@ -226,11 +227,12 @@ void cmd_info(bool forced) {
   std::string why = forced ? " (forced by --backend)"
                     : env  ? fmt::format(" (CHAPOLY_BACKEND={})", env)
                            : std::string(" (chosen by CPU)");
+  fmt::print("library:  libchapoly {} (header {})\n", chapoly_version(), CHAPOLY_VERSION_STRING);
   fmt::print("backend:  {}{}\n", current, why);
   std::string avail;
   for (const char *b : {"avx512", "portable"})
     avail += fmt::format(" {}={}", b, chapoly_select_backend(b) == CHAPOLY_OK ? "yes" : "no");
-  chapoly_select_backend(current.c_str());  // put back what was in use
+  if (current != "none") chapoly_select_backend(current.c_str());  // put back what was in use
   fmt::print("backends:{}\n", avail);
   fmt::print("cpu:      {}\n", cpu_model());
 #if defined(__x86_64__) || defined(__i386__)

@@ -114,7 +114,9 @@ class ChapolyAead final : public Aead {
   static bool available(const std::string &backend) {
     return chapoly_select_backend(backend.c_str()) == CHAPOLY_OK;
   }
-  std::string detail() const override { return "chapoly_select_backend(\"" + backend_ + "\")"; }
+  std::string detail() const override {
+    return fmt::format("libchapoly {} (chapoly_select_backend(\"{}\"))", chapoly_version(), backend_);
+  }
   void begin(size_t) override {
     if (chapoly_select_backend(backend_.c_str()) != CHAPOLY_OK)
       die("chapoly_select_backend(\"" + backend_ + "\") failed after it had succeeded");
