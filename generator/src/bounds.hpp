@@ -1,0 +1,21 @@
+// bounds.hpp: the generator's own interval estimate of limb magnitudes, used only to state the
+// loop invariants written into the emitted code (`// chapoly-invariant: acc0 <= 0x...`).
+// Nothing here is trusted: chapoly-verify proves each stated invariant from the code itself.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "ir.hpp"
+
+namespace chapoly::gen {
+
+/// Bounds (inclusive maxima, hex strings) of the loop-carried Poly1305 accumulator limbs
+/// acc0..acc2 at the head of every absorb loop, as the least fixpoint of the lane step from the
+/// key setup and settled-state bounds. Throws std::runtime_error if no fixpoint below 2^64 exists
+/// within 64 rounds (the carry chain cannot hold the limbs: the spec is too lazy). In that case
+/// the caller states the bound 2^64-1 and the verifier rejects the kernel.
+std::vector<std::string> accumulator_invariant(const Spec &s, const Derived &d, const nlohmann::json &blocks);
+
+}  // namespace chapoly::gen

@@ -1,0 +1,280 @@
+// spec.cpp: reading and validating schedule specs (format v1). See spec.hpp and docs/spec.md.
+#include "spec.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <toml++/toml.h>
+
+namespace chapoly::gen {
+
+const std::vector<SpecKey> &spec_keys() {
+  static const std::vector<SpecKey> keys = {
+      {"version", "integer", "-", "1",
+       "Spec format version. Only version 1 exists.", "1"},
+      {"name", "string", "-", "lower-case letters, digits and '_', 1-48 characters",
+       "Kernel family name. Emitted files are NAME.cpp/NAME.h; exported symbols chapoly_k_NAME_*.",
+       "\"avx512_ifma_fused\""},
+      {"rationale", "string", "-", "any text",
+       "Why this schedule: copied into the emitted header as the design note.", "\"\"\"...\"\"\""},
+      {"target.isa", "string", "-", "\"x86_64-avx512\"",
+       "Instruction set the kernels are written for; selects the template set "
+       "(generator/templates/avx512).", "\"x86_64-avx512\""},
+      {"target.features", "array of strings", "-",
+       "must include avx512f, avx512vl, avx512bw, avx512ifma, bmi2",
+       "CPU features the kernels need; the runtime dispatches on them and the build compiles the "
+       "emitted file with the matching -m flags.", "[\"avx512f\", \"avx512vl\", \"avx512bw\", \"avx512ifma\", \"bmi2\"]"},
+      {"chacha20.bulk_blocks", "integer", "blocks of 64 bytes", "8 or 16",
+       "Blocks per fused-loop iteration, word-sliced: word j of every block in one register "
+       "(16: zmm, 1 KiB per iteration; 8: ymm, 512 bytes). Equivalent scalar loop: "
+       "for (i = 0; i + 64*B <= len; i += 64*B) for (b = 0; b < B; ++b) block(ctr + i/64 + b).",
+       "16"},
+      {"chacha20.short_blocks_per_vector", "integer", "blocks of 64 bytes", "4",
+       "Layout of the short kernel and of tails: one block per 128-bit lane of a zmm, the four "
+       "state rows in four registers, diagonals by in-lane word shuffles.", "4"},
+      {"chacha20.rotate", "string", "-", "\"vprold\" or \"vpshufb\"",
+       "How 32-bit rotations are done: vprold for all four (AVX-512 rotate, 1 op each), or byte "
+       "shuffles (vpshufb) for the 16- and 8-bit rotations and vprold for 12 and 7. vprold "
+       "needs no constant register; vpshufb runs on a different port on some cores.",
+       "\"vprold\""},
+      {"poly1305.radix_bits", "integer", "bits", "44 (ifma52)",
+       "Radix of the limb representation: limb i has weight 2^(radix*i).", "44"},
+      {"poly1305.limbs", "integer", "limbs", "3 (ifma52); limbs*radix_bits >= 130",
+       "Number of limbs per accumulator.", "3"},
+      {"poly1305.limb_bits", "array of integers", "bits",
+       "radix_bits for every limb but the top one; the top limb has 130 - radix*(limbs-1)",
+       "Width of each fully carried limb (44/44/42 tiles 2^130).", "[44, 44, 42]"},
+      {"poly1305.lanes", "integer", "64-bit lanes", "4 or 8 (a power of two)",
+       "Independent Horner lanes; lane j holds key power r^(lanes-j), so one vector multiply "
+       "absorbs lanes*16 bytes (8: zmm, 4: ymm). Equivalent scalar: h = (h + m_i) * r per block.",
+       "8"},
+      {"poly1305.multiplier", "string", "-", "\"ifma52\"",
+       "Multiplier: AVX-512 IFMA vpmadd52luq/vpmadd52huq (52x52->104 bit, lo and hi halves).",
+       "\"ifma52\""},
+      {"poly1305.carry_chain", "array of strings", "-",
+       "each \"i>j\" with j = i+1, or i = top limb and j = 0 (the x5 wrap at 2^130)",
+       "Carries done after every multiply, in order: c = d_i >> limb_bits[i]; d_i &= mask; "
+       "d_j += c (times 5 for the wrap). Fewer carries are lazier; chapoly-verify rejects a "
+       "chain that lets a limb outgrow the 52-bit multiplier.",
+       "[\"0>1\", \"1>2\", \"2>0\", \"0>1\"]"},
+      {"schedule.interleave", "integer", "Poly1305 lane steps per double round", "0, 1 or 2",
+       "Interleave ratio in the fused loop: this many lanes-wide Poly1305 steps are woven "
+       "instruction by instruction into each ChaCha20 double round (steps left over go into the "
+       "last double round). 0 keeps the two passes apart inside the iteration.", "1"},
+      {"cutoffs.short_max_bytes", "integer", "bytes", "64*(4*k) - 64 for k = 1 or 2: 192 or 448",
+       "Messages of at most this length take the one-pass short kernel (k zmm of 4 blocks: "
+       "block 0 is the one-time key, the rest keystream); longer ones the fused bulk kernel.",
+       "192"},
+  };
+  return keys;
+}
+
+namespace {
+
+struct Reader {
+  std::string file;
+  toml::table root;
+
+  [[noreturn]] void fail(const toml::source_region &r, const std::string &msg) const {
+    throw SpecError(file, r.begin.line ? static_cast<int>(r.begin.line) : 1,
+                    r.begin.column ? static_cast<int>(r.begin.column) : 1, msg);
+  }
+
+  const toml::node &need(const std::string &dotted) const {
+    auto view = root.at_path(dotted);
+    if (!view) {
+      // Point at the table that should hold it, or at the top of the file.
+      auto dot = dotted.rfind('.');
+      if (dot != std::string::npos) {
+        auto parent = root.at_path(dotted.substr(0, dot));
+        if (parent) fail(parent.node()->source(), fmt::format("missing key '{}'", dotted));
+      }
+      throw SpecError(file, 1, 1, fmt::format("missing key '{}'", dotted));
+    }
+    return *view.node();
+  }
+
+  int64_t integer(const std::string &k) const {
+    const auto &n = need(k);
+    if (!n.is_integer()) fail(n.source(), fmt::format("'{}' must be an integer", k));
+    return n.as_integer()->get();
+  }
+  std::string string(const std::string &k) const {
+    const auto &n = need(k);
+    if (!n.is_string()) fail(n.source(), fmt::format("'{}' must be a string", k));
+    return n.as_string()->get();
+  }
+  std::vector<std::string> strings(const std::string &k) const {
+    const auto &n = need(k);
+    if (!n.is_array()) fail(n.source(), fmt::format("'{}' must be an array of strings", k));
+    std::vector<std::string> out;
+    for (const auto &e : *n.as_array()) {
+      if (!e.is_string()) fail(e.source(), fmt::format("'{}' must be an array of strings", k));
+      out.push_back(e.as_string()->get());
+    }
+    return out;
+  }
+  std::vector<int64_t> integers(const std::string &k) const {
+    const auto &n = need(k);
+    if (!n.is_array()) fail(n.source(), fmt::format("'{}' must be an array of integers", k));
+    std::vector<int64_t> out;
+    for (const auto &e : *n.as_array()) {
+      if (!e.is_integer()) fail(e.source(), fmt::format("'{}' must be an array of integers", k));
+      out.push_back(e.as_integer()->get());
+    }
+    return out;
+  }
+  const toml::source_region &where(const std::string &k) const { return need(k).source(); }
+
+  // Every key in the file must be in the table (or be a table that prefixes one).
+  void reject_unknown(const toml::table &t, const std::string &prefix) const {
+    for (const auto &[key, value] : t) {
+      std::string dotted = prefix.empty() ? std::string(key.str()) : prefix + "." + std::string(key.str());
+      bool known = false, is_table_prefix = false;
+      for (const auto &sk : spec_keys()) {
+        std::string p = sk.path;
+        if (p == dotted) known = true;
+        if (p.rfind(dotted + ".", 0) == 0) is_table_prefix = true;
+      }
+      if (is_table_prefix && value.is_table()) {
+        reject_unknown(*value.as_table(), dotted);
+      } else if (!known) {
+        fail(key.source(), fmt::format("unknown key '{}' (see docs/spec.md for the keys of format v1)", dotted));
+      } else if (is_table_prefix || (known && value.is_table())) {
+        fail(key.source(), fmt::format("'{}' must be a value, not a table", dotted));
+      }
+    }
+  }
+};
+
+bool valid_name(const std::string &s) {
+  if (s.empty() || s.size() > 48) return false;
+  for (char c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  return true;
+}
+
+}  // namespace
+
+Spec load_spec(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SpecError(path, 1, 1, "cannot open spec file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  Spec s;
+  s.path = path;
+  s.text = ss.str();
+
+  Reader r{path, {}};
+  try {
+    r.root = toml::parse(s.text, path);
+  } catch (const toml::parse_error &e) {
+    throw SpecError(path, static_cast<int>(e.source().begin.line),
+                    static_cast<int>(e.source().begin.column),
+                    fmt::format("TOML syntax error: {}", e.description()));
+  }
+  r.reject_unknown(r.root, "");
+  for (const auto &k : spec_keys()) {
+    (void)r.need(k.path);
+    s.line_of[k.path] = static_cast<int>(r.where(k.path).begin.line);
+  }
+
+  auto check = [&](bool ok, const std::string &key, const std::string &msg) {
+    if (!ok) r.fail(r.where(key), msg);
+  };
+  auto pick = [&](const std::string &key, auto... allowed) {
+    auto v = r.integer(key);
+    bool ok = ((v == allowed) || ...);
+    std::string list;
+    ((list += (list.empty() ? "" : ", ") + std::to_string(allowed)), ...);
+    check(ok, key, fmt::format("'{}' = {} is not supported; allowed: {}", key, v, list));
+    return static_cast<int>(v);
+  };
+
+  s.version = pick("version", 1);
+  s.name = r.string("name");
+  check(valid_name(s.name), "name", "'name' must be 1-48 characters of [a-z0-9_]");
+  s.rationale = r.string("rationale");
+
+  s.isa = r.string("target.isa");
+  check(s.isa == "x86_64-avx512", "target.isa",
+        fmt::format("'target.isa' = \"{}\" is not supported; allowed: \"x86_64-avx512\"", s.isa));
+  s.features = r.strings("target.features");
+  for (const char *need : {"avx512f", "avx512vl", "avx512bw", "avx512ifma", "bmi2"}) {
+    bool have = false;
+    for (const auto &f : s.features) have |= (f == need);
+    check(have, "target.features",
+          fmt::format("'target.features' lacks \"{}\", which the {} templates use", need, s.isa));
+  }
+  for (const auto &f : s.features) {
+    static const std::set<std::string> known = {"avx512f", "avx512vl", "avx512bw", "avx512ifma",
+                                                "avx512vbmi", "bmi2"};
+    check(known.count(f) != 0, "target.features", fmt::format("unknown CPU feature \"{}\"", f));
+  }
+
+  s.bulk_blocks = pick("chacha20.bulk_blocks", 8, 16);
+  s.short_blocks_per_vector = pick("chacha20.short_blocks_per_vector", 4);
+  s.rotate = r.string("chacha20.rotate");
+  check(s.rotate == "vprold" || s.rotate == "vpshufb", "chacha20.rotate",
+        fmt::format("'chacha20.rotate' = \"{}\" is not supported; allowed: \"vprold\", \"vpshufb\"", s.rotate));
+
+  // Representation: first the rules any radix must obey, then what the ifma52 templates do.
+  auto radix = r.integer("poly1305.radix_bits");
+  check(radix >= 1 && radix <= 64, "poly1305.radix_bits", "'poly1305.radix_bits' must be in 1..64");
+  auto limbs = r.integer("poly1305.limbs");
+  check(limbs >= 1 && limbs <= 8, "poly1305.limbs", "'poly1305.limbs' must be in 1..8");
+  check(limbs * radix >= 130, "poly1305.limbs",
+        fmt::format("impossible representation: limbs * radix_bits = {} * {} = {} < 130 bits",
+                    limbs, radix, limbs * radix));
+  auto lb = r.integers("poly1305.limb_bits");
+  check(static_cast<int64_t>(lb.size()) == limbs, "poly1305.limb_bits",
+        fmt::format("'poly1305.limb_bits' has {} entries but 'poly1305.limbs' = {}", lb.size(), limbs));
+  int64_t total = 0;
+  for (size_t i = 0; i < lb.size(); ++i) {
+    bool top = (i + 1 == lb.size());
+    int64_t want = top ? 130 - radix * (limbs - 1) : radix;
+    check(lb[i] == want, "poly1305.limb_bits",
+          fmt::format("limb {} must be {} bits wide (radix {}, {} limbs tiling 2^130), not {}", i,
+                      want, radix, limbs, lb[i]));
+    total += lb[i];
+    s.limb_bits.push_back(static_cast<int>(lb[i]));
+  }
+  (void)total;
+  s.multiplier = r.string("poly1305.multiplier");
+  check(s.multiplier == "ifma52", "poly1305.multiplier",
+        fmt::format("'poly1305.multiplier' = \"{}\" is not supported on {}; allowed: \"ifma52\"",
+                    s.multiplier, s.isa));
+  check(radix == 44 && limbs == 3, "poly1305.radix_bits",
+        fmt::format("the ifma52 templates implement radix 2^44 with 3 limbs, not radix 2^{} with {}",
+                    radix, limbs));
+  s.radix_bits = static_cast<int>(radix);
+  s.limbs = static_cast<int>(limbs);
+
+  auto lanes = r.integer("poly1305.lanes");
+  check(lanes > 0 && (lanes & (lanes - 1)) == 0, "poly1305.lanes",
+        fmt::format("'poly1305.lanes' = {} is not a power of two", lanes));
+  s.lanes = pick("poly1305.lanes", 4, 8);
+
+  for (const auto &c : r.strings("poly1305.carry_chain")) {
+    int from = -1, to = -1;
+    char sep = 0;
+    std::istringstream cs(c);
+    cs >> from >> sep >> to;
+    bool ok = cs && sep == '>' && cs.peek() == EOF && from >= 0 && from < limbs && to >= 0 && to < limbs;
+    check(ok, "poly1305.carry_chain",
+          fmt::format("carry \"{}\" must be \"i>j\" with limbs i, j in 0..{}", c, limbs - 1));
+    bool legal = (to == from + 1) || (from == limbs - 1 && to == 0);
+    check(legal, "poly1305.carry_chain",
+          fmt::format("carry \"{}\": a limb carries into the next one, or the top limb into limb 0", c));
+    s.carry_chain.push_back({from, to});
+  }
+  check(!s.carry_chain.empty(), "poly1305.carry_chain", "'poly1305.carry_chain' is empty");
+
+  s.interleave = pick("schedule.interleave", 0, 1, 2);
+  s.short_max_bytes = pick("cutoffs.short_max_bytes", 192, 448);
+  return s;
+}
+
+}  // namespace chapoly::gen
