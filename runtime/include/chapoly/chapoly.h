@@ -1,0 +1,133 @@
+/* chapoly.h: the public C API of libchapoly, one-shot ChaCha20-Poly1305 AEAD (RFC 8439).
+ *
+ * Every function is thread-safe and may be called concurrently. No function allocates memory.
+ * Sizes are in bytes. Pointers to fixed-size arrays (`key[32]`, `nonce[12]`, `tag[16]`) must
+ * never be NULL; a pointer paired with a length may be NULL exactly when that length is 0.
+ *
+ * Aliasing rule of this header: an output buffer and an input buffer of the same call either
+ * are exactly equal (same start address, in-place operation, allowed only where stated) or do
+ * not overlap at all. Partially overlapping buffers are rejected with `CHAPOLY_ERR_ARG`. */
+#ifndef CHAPOLY_CHAPOLY_H
+#define CHAPOLY_CHAPOLY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(CHAPOLY_BUILDING_LIBRARY) && (defined(__GNUC__) || defined(__clang__))
+#define CHAPOLY_EXPORT __attribute__((visibility("default")))
+#else
+#define CHAPOLY_EXPORT
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Version of this header. `CHAPOLY_VERSION_STRING` equals the string `chapoly_version` returns
+ * when the header and the linked library come from the same release. The build checks that
+ * these numbers equal the CMake project version. */
+#define CHAPOLY_VERSION_MAJOR 0
+#define CHAPOLY_VERSION_MINOR 1
+#define CHAPOLY_VERSION_PATCH 0
+#define CHAPOLY_VERSION_STRING "0.1.0"
+
+/* CHAPOLY_KEY_BYTES is the size of a ChaCha20-Poly1305 key (RFC 8439, section 2.8). */
+#define CHAPOLY_KEY_BYTES 32
+/* CHAPOLY_NONCE_BYTES is the size of the 96-bit IETF nonce (RFC 8439, section 2.3). */
+#define CHAPOLY_NONCE_BYTES 12
+/* CHAPOLY_TAG_BYTES is the size of the Poly1305 authentication tag (RFC 8439, section 2.5). */
+#define CHAPOLY_TAG_BYTES 16
+/* CHAPOLY_MAX_LEN is the largest plaintext or ciphertext length, 2^38 - 64 bytes: the 32-bit
+ * block counter starts at 1 for the text (block 0 makes the Poly1305 key), so at most
+ * 2^32 - 1 blocks of 64 bytes can be encrypted (RFC 8439, section 2.8). There is no limit on
+ * the AAD length other than `size_t` (the RFC allows up to 2^64 - 1). */
+#define CHAPOLY_MAX_LEN ((((uint64_t)1) << 38) - 64)
+
+/* chapoly_status lists the return codes of this API. Every error is negative. */
+enum chapoly_status {
+  /* CHAPOLY_OK: the operation succeeded. */
+  CHAPOLY_OK = 0,
+  /* CHAPOLY_ERR_AUTH: `chapoly_open` found that the tag does not match; the output was zeroed. */
+  CHAPOLY_ERR_AUTH = -1,
+  /* CHAPOLY_ERR_TOO_LONG: the text length exceeds `CHAPOLY_MAX_LEN`; nothing was touched. */
+  CHAPOLY_ERR_TOO_LONG = -2,
+  /* CHAPOLY_ERR_ARG: a NULL pointer with a nonzero length, a NULL key, nonce, tag or name, or
+   * buffers that overlap in a way this header forbids; nothing was touched. */
+  CHAPOLY_ERR_ARG = -3,
+  /* CHAPOLY_ERR_UNSUPPORTED: the requested backend is unknown, not built in, or cannot run on
+   * this CPU and operating system; nothing was touched. */
+  CHAPOLY_ERR_UNSUPPORTED = -4
+};
+
+/* chapoly_seal encrypts and authenticates `len` bytes of `pt` with the AEAD_CHACHA20_POLY1305
+ * construction of RFC 8439, section 2.8: it writes `len` bytes of ciphertext to `ct` (ChaCha20,
+ * section 2.4, block counter starting at 1) and the 16-byte tag to `tag` (Poly1305, section 2.5,
+ * keyed from block 0 as in section 2.6, over `aad`, zero padding to 16 bytes, the ciphertext,
+ * zero padding, and the two lengths as 64-bit little-endian numbers).
+ *
+ * `key` is 32 bytes and `nonce` 12 bytes; they must never be NULL. A (key, nonce) pair must never
+ * be used for two different messages: doing so reveals the XOR of the plaintexts and lets an
+ * attacker forge tags. `aad` holds `aad_len` bytes that are authenticated but not encrypted.
+ * `pt` and `ct` may be NULL only if `len` is 0; `aad` may be NULL only if `aad_len` is 0.
+ *
+ * Aliasing: `ct` may equal `pt` (in-place encryption); otherwise they must not overlap. `tag`
+ * must not overlap `ct`, `pt` or `aad`; `aad`, `nonce` and `key` must not overlap `ct`.
+ *
+ * It returns `CHAPOLY_OK` on success. It returns `CHAPOLY_ERR_ARG` for a NULL pointer that the
+ * rules above forbid or for a forbidden overlap, `CHAPOLY_ERR_TOO_LONG` if `len` exceeds
+ * `CHAPOLY_MAX_LEN`, and `CHAPOLY_ERR_UNSUPPORTED` if the `CHAPOLY_BACKEND` environment variable
+ * names a backend that cannot run here (see `chapoly_backend`). Pointer checks come first, then
+ * the length check, then the overlap checks. On any error, `ct` and `tag` are not written. */
+CHAPOLY_EXPORT int chapoly_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
+                                const uint8_t *aad, size_t aad_len, const uint8_t nonce[12],
+                                const uint8_t key[32]);
+
+/* chapoly_open authenticates and decrypts `len` bytes of `ct` with the AEAD_CHACHA20_POLY1305
+ * construction of RFC 8439, section 2.8: it computes the Poly1305 tag over `aad` and `ct` exactly
+ * as `chapoly_seal` does, compares it with the 16 bytes at `tag` in constant time (section 4),
+ * and writes the `len` bytes of plaintext to `pt`. It never truncates or accepts a shorter tag.
+ *
+ * `key` is 32 bytes, `nonce` 12 bytes and `tag` 16 bytes; they must never be NULL. `pt` and `ct`
+ * may be NULL only if `len` is 0; `aad` may be NULL only if `aad_len` is 0.
+ *
+ * Aliasing: `pt` may equal `ct` (in-place decryption); otherwise they must not overlap. `tag`,
+ * `aad`, `nonce` and `key` must not overlap `pt`.
+ *
+ * It returns `CHAPOLY_OK` if the tag matches; `pt` then holds the plaintext. It returns
+ * `CHAPOLY_ERR_AUTH` if the tag does not match; all `len` bytes of `pt` are then zero (when
+ * decrypting in place, the ciphertext is lost) and no plaintext must be used. Callers must not
+ * act on the output before checking the return value. The argument errors are as for
+ * `chapoly_seal` (`CHAPOLY_ERR_ARG`, `CHAPOLY_ERR_TOO_LONG`, `CHAPOLY_ERR_UNSUPPORTED`); on any of
+ * them `pt` is not written. */
+CHAPOLY_EXPORT int chapoly_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16],
+                                const uint8_t *aad, size_t aad_len, const uint8_t nonce[12],
+                                const uint8_t key[32]);
+
+/* chapoly_backend returns the name of the implementation that `chapoly_seal` and `chapoly_open`
+ * use now: "avx512" (AVX-512 F, VL, BW and IFMA kernels), "portable" (the plain C++ reference)
+ * or, in later releases, "rvv". The string is static; never free it.
+ *
+ * On first use the library picks a backend once: if the environment variable `CHAPOLY_BACKEND`
+ * is unset, empty or "auto", the fastest backend this CPU and operating system can run; if it
+ * names a backend that can run here, that backend. If it names an unknown backend or one that
+ * cannot run here, no backend is picked: this function returns "none" and `chapoly_seal` and
+ * `chapoly_open` return `CHAPOLY_ERR_UNSUPPORTED` (an explicit request is never silently
+ * replaced), until `chapoly_select_backend` succeeds. */
+CHAPOLY_EXPORT const char *chapoly_backend(void);
+
+/* chapoly_select_backend makes `name` the backend of all later calls in this process, for tests
+ * and benchmarks. `name` is "auto" (pick by CPU features, ignoring `CHAPOLY_BACKEND`) or a name
+ * that `chapoly_backend` can return. It returns `CHAPOLY_OK` on success, `CHAPOLY_ERR_ARG` if
+ * `name` is NULL, and `CHAPOLY_ERR_UNSUPPORTED` if `name` is unknown, not built into this
+ * library or cannot run on this CPU and operating system; on error the selection is unchanged.
+ * Calls that run concurrently with it use either the old or the new backend. */
+CHAPOLY_EXPORT int chapoly_select_backend(const char *name);
+
+/* chapoly_version returns the library's version as "MAJOR.MINOR.PATCH", a static string. */
+CHAPOLY_EXPORT const char *chapoly_version(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CHAPOLY_CHAPOLY_H */

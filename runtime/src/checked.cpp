@@ -1,0 +1,67 @@
+// checked.cpp: the C API's contract around any backend: argument, length and aliasing checks
+// before a kernel runs; the constant-time tag check and zeroing after open; the scrub after
+// kernels that leave secrets in registers or on the stack.
+#include <chapoly/chapoly.h>
+
+#include "internal/chapoly_internal.h"
+
+namespace chapoly::internal {
+namespace {
+
+// True when [a, a + alen) and [b, b + blen) share a byte. Empty ranges share nothing. Lengths
+// were checked against CHAPOLY_MAX_LEN or are small constants, so the sums do not wrap for the
+// text; aad_len may be huge, so compare with subtraction instead of computing a + alen.
+bool overlaps(const void *a, size_t alen, const void *b, size_t blen) {
+  if (alen == 0 || blen == 0) return false;
+  uintptr_t x = reinterpret_cast<uintptr_t>(a), y = reinterpret_cast<uintptr_t>(b);
+  return x < y ? (y - x) < alen : (x - y) < blen;
+}
+
+// Checks common to seal and open; `out` is the text output, `in` the text input, `fixed` the
+// 16-byte tag (input for open, output for seal).
+int check_args(uint8_t *out, const uint8_t *in, size_t len, const uint8_t *fixed,
+               const uint8_t *aad, size_t aad_len, const uint8_t nonce[12],
+               const uint8_t key[32]) {
+  if (key == nullptr || nonce == nullptr || fixed == nullptr) return CHAPOLY_ERR_ARG;
+  if (len != 0 && (out == nullptr || in == nullptr)) return CHAPOLY_ERR_ARG;
+  if (aad_len != 0 && aad == nullptr) return CHAPOLY_ERR_ARG;
+  if (static_cast<uint64_t>(len) > CHAPOLY_MAX_LEN) return CHAPOLY_ERR_TOO_LONG;
+  if (out != in && overlaps(out, len, in, len)) return CHAPOLY_ERR_ARG;
+  if (overlaps(out, len, fixed, 16) || overlaps(out, len, aad, aad_len) ||
+      overlaps(out, len, nonce, 12) || overlaps(out, len, key, 32)) {
+    return CHAPOLY_ERR_ARG;
+  }
+  return CHAPOLY_OK;
+}
+
+}  // namespace
+
+int seal_with(const Backend &b, uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
+              const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]) {
+  int rc = check_args(ct, pt, len, tag, aad, aad_len, nonce, key);
+  if (rc != CHAPOLY_OK) return rc;
+  if (overlaps(tag, 16, pt, len) || overlaps(tag, 16, aad, aad_len)) return CHAPOLY_ERR_ARG;
+  b.seal(ct, tag, pt, len, aad, aad_len, nonce, key);
+  if (b.scrub != nullptr) b.scrub();
+  return CHAPOLY_OK;
+}
+
+int open_with(const Backend &b, uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16],
+              const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]) {
+  int rc = check_args(pt, ct, len, tag, aad, aad_len, nonce, key);
+  if (rc != CHAPOLY_OK) return rc;
+  uint8_t computed[16];
+  b.open(pt, computed, ct, len, aad, aad_len, nonce, key);
+  if (b.scrub != nullptr) b.scrub();
+  // Section 2.8: authentic iff the tags match; section 4: compare in constant time.
+  int ok = ct_equal(computed, tag, 16);
+  secure_wipe(computed, sizeof computed);
+  if (!ok) {
+    // Release no unauthenticated plaintext, not even partly (chapoly.h's contract).
+    secure_wipe(pt, len);
+    return CHAPOLY_ERR_AUTH;
+  }
+  return CHAPOLY_OK;
+}
+
+}  // namespace chapoly::internal

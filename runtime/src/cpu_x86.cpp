@@ -1,0 +1,73 @@
+// cpu_x86.cpp: can this CPU and OS run the AVX-512 IFMA kernels? One named predicate per piece:
+// the CPU must report AVX512F, AVX512VL, AVX512BW, AVX512IFMA and BMI2 (CPUID leaf 7, subleaf 0,
+// EBX; the specs' [target] features list names all five),
+// and the OS must have enabled XSAVE (CPUID leaf 1 ECX.OSXSAVE) and the SSE, AVX, opmask,
+// ZMM_Hi256 and Hi16_ZMM state components in XCR0 (bits 1, 2, 5, 6, 7), or the first use of a zmm
+// register faults even on a CPU that has AVX-512.
+#include <atomic>
+
+#include "internal/chapoly_internal.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+namespace chapoly::internal {
+namespace {
+
+std::atomic<uint32_t> g_hidden{0};
+
+#if defined(__x86_64__) || defined(__i386__)
+// XGETBV with ECX = 0 reads XCR0. Only valid when CPUID reports OSXSAVE.
+uint64_t read_xcr0() {
+  uint32_t eax = 0, edx = 0;
+  __asm__ __volatile__("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
+  return (static_cast<uint64_t>(edx) << 32) | eax;
+}
+
+uint32_t detect() {
+  uint32_t have = 0;
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid_max(0, nullptr) < 7) return 0;
+  __cpuid_count(1, 0, eax, ebx, ecx, edx);
+  if (ecx & (1u << 27)) {
+    have |= kCpuOsxsave;
+    constexpr uint64_t kZmmState = (1u << 1) | (1u << 2) | (1u << 5) | (1u << 6) | (1u << 7);
+    if ((read_xcr0() & kZmmState) == kZmmState) have |= kCpuXcr0Zmm;
+  }
+  __cpuid_count(7, 0, eax, ebx, ecx, edx);
+  if (ebx & (1u << 8)) have |= kCpuBmi2;
+  if (ebx & (1u << 16)) have |= kCpuAvx512F;
+  if (ebx & (1u << 21)) have |= kCpuAvx512Ifma;
+  if (ebx & (1u << 30)) have |= kCpuAvx512Bw;
+  if (ebx & (1u << 31)) have |= kCpuAvx512Vl;
+  return have;
+}
+#endif
+
+}  // namespace
+
+const char *avx512_missing_feature() {
+#if defined(__x86_64__) || defined(__i386__)
+  const uint32_t have = detect() & ~g_hidden.load(std::memory_order_relaxed);
+  if (!(have & kCpuAvx512F)) return "AVX512F (CPUID.(EAX=7,ECX=0):EBX[16])";
+  if (!(have & kCpuAvx512Vl)) return "AVX512VL (CPUID.(EAX=7,ECX=0):EBX[31])";
+  if (!(have & kCpuAvx512Bw)) return "AVX512BW (CPUID.(EAX=7,ECX=0):EBX[30])";
+  if (!(have & kCpuAvx512Ifma)) return "AVX512IFMA (CPUID.(EAX=7,ECX=0):EBX[21])";
+  if (!(have & kCpuBmi2)) return "BMI2 (CPUID.(EAX=7,ECX=0):EBX[8])";
+  if (!(have & kCpuOsxsave)) return "OSXSAVE (CPUID.1:ECX[27]: the OS has not enabled XSAVE)";
+  if (!(have & kCpuXcr0Zmm)) {
+    return "OS support for AVX-512 state (XCR0 bits 1,2,5,6,7: SSE, AVX, opmask, ZMM_Hi256, "
+           "Hi16_ZMM)";
+  }
+  return nullptr;
+#else
+  return "an x86-64 CPU (AVX512F, AVX512VL, AVX512BW, AVX512IFMA, BMI2)";
+#endif
+}
+
+void hide_cpu_features_for_testing(uint32_t mask) {
+  g_hidden.store(mask, std::memory_order_relaxed);
+}
+
+}  // namespace chapoly::internal

@@ -1,0 +1,134 @@
+// chapoly_internal.h: what libchapoly's sources share, and what its tests reach below the C API.
+//
+// Nothing here is exported from libchapoly.so (hidden visibility); the tests link the static
+// library, where these symbols resolve. Sizes are in bytes.
+#ifndef CHAPOLY_INTERNAL_H
+#define CHAPOLY_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+namespace chapoly::internal {
+
+// --- Kernel ABI (emitted/README.md) ------------------------------------------------------------
+// Every backend provides these four entry points with exactly the emitted kernels' signatures, so
+// that one table type covers the portable reference, the shipped kernels and test-only variants.
+// Callers must already have checked lengths, NULLs and aliasing (kernels check nothing).
+
+// SealFn: ct = pt XOR ChaCha20(counter 1..), tag = Poly1305 over AAD || pad || ct || pad || lens.
+using SealFn = void (*)(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
+                        const uint8_t *aad, size_t aad_len, const uint8_t nonce[12],
+                        const uint8_t key[32]);
+// OpenFn: pt = ct XOR keystream; tag = the tag COMPUTED over ct (no comparison).
+using OpenFn = void (*)(uint8_t *pt, uint8_t tag[16], const uint8_t *ct, size_t len,
+                        const uint8_t *aad, size_t aad_len, const uint8_t nonce[12],
+                        const uint8_t key[32]);
+// Poly1305Fn: one-shot Poly1305 (RFC 8439 section 2.5), `key` = r || s.
+using Poly1305Fn = void (*)(uint8_t tag[16], const uint8_t *msg, size_t len,
+                            const uint8_t key[32]);
+// ChaCha20Fn: out = in XOR keystream from block `counter` (RFC 8439 section 2.4); requires
+// counter + ceil(len / 64) <= 2^32.
+using ChaCha20Fn = void (*)(uint8_t *out, const uint8_t *in, size_t len, const uint8_t nonce[12],
+                            const uint8_t key[32], uint32_t counter);
+
+// Backend: one implementation of the kernel ABI plus what the runtime needs around it.
+struct Backend {
+  const char *name;           // "portable", "avx512", or a test variant's spec name
+  SealFn seal;
+  OpenFn open;
+  Poly1305Fn poly1305;
+  ChaCha20Fn chacha20;
+  // missing() returns nullptr when this CPU and OS can run the backend, otherwise a static
+  // string naming the first missing feature (e.g. "AVX512IFMA (CPUID.(EAX=7,ECX=0):EBX[21])").
+  const char *(*missing)();
+  // scrub(), if not null, runs after every kernel call: it clears vector registers and the stack
+  // below the caller that the kernel may have left holding key material or keystream.
+  void (*scrub)();
+};
+
+// The portable reference (always built).
+const Backend &portable_backend();
+// The shipped AVX-512 IFMA kernels, or nullptr when this build has none.
+const Backend *avx512_backend();
+
+// Checked AEAD on a given backend: exactly what chapoly_seal / chapoly_open do once the backend
+// is known (argument, length and overlap checks; constant-time tag check; zeroing on failure;
+// scrub). Return codes as in chapoly.h.
+int seal_with(const Backend &b, uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
+              const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]);
+int open_with(const Backend &b, uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16],
+              const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]);
+
+// --- Portable reference primitives (RFC 8439), for the AEAD and for the RFC A.1-A.4 tests ------
+
+// chacha20_block writes the 64-byte keystream block for (`key`, `counter`, `nonce`): the
+// serialized state after 20 rounds plus the input state (RFC 8439 section 2.3).
+void chacha20_block(uint8_t out[64], const uint8_t key[32], uint32_t counter,
+                    const uint8_t nonce[12]);
+// chacha20_xor: out = in XOR keystream from block `counter` (section 2.4); out == in allowed.
+void chacha20_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t nonce[12],
+                  const uint8_t key[32], uint32_t counter);
+// poly1305_key_gen writes the 32-byte one-time key: the first 32 bytes of block 0 (section 2.6).
+void poly1305_key_gen(uint8_t otk[32], const uint8_t key[32], const uint8_t nonce[12]);
+// poly1305: one-shot MAC of `len` bytes of `msg` under the 32-byte one-time key r || s (2.5).
+void poly1305(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32]);
+
+// Poly1305State: incremental Poly1305 over any split of the input (radix 2^26, 5 limbs).
+struct Poly1305State {
+  uint32_t r[5];    // clamped r, 26-bit limbs
+  uint32_t h[5];    // accumulator, limbs < 2^26 + small between blocks
+  uint32_t s[4];    // s as four little-endian 32-bit words
+  uint8_t buf[16];  // pending partial block
+  size_t buf_len;
+};
+void poly1305_init(Poly1305State &st, const uint8_t key[32]);
+void poly1305_update(Poly1305State &st, const uint8_t *msg, size_t len);
+// poly1305_final writes the tag and wipes `st`.
+void poly1305_final(Poly1305State &st, uint8_t tag[16]);
+
+// Portable AEAD in the kernel ABI (two passes: ChaCha20, then Poly1305).
+void portable_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *aad,
+                   size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]);
+void portable_open(uint8_t *pt, uint8_t tag[16], const uint8_t *ct, size_t len, const uint8_t *aad,
+                   size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]);
+
+// --- Hygiene ------------------------------------------------------------------------------------
+
+// secure_wipe sets `len` bytes at `p` to zero through a call the compiler cannot remove.
+void secure_wipe(void *p, size_t len);
+// ct_equal returns 1 if the `len` bytes at `a` and `b` are equal, else 0; its running time
+// depends only on `len`.
+int ct_equal(const uint8_t *a, const uint8_t *b, size_t len);
+// burn_stack zeroes 4 KiB of stack below the caller's frame (where a kernel's frames were).
+void burn_stack();
+// scrub_avx512_registers zeroes zmm0-zmm31 (then vzeroupper). Only call it on a CPU with
+// AVX-512F, i.e. after an AVX-512 kernel ran. Defined only in builds with the avx512 backend.
+void scrub_avx512_registers();
+
+// --- CPU features (x86-64) ---------------------------------------------------------------------
+
+// avx512_missing_feature returns nullptr if the CPU has AVX512F, AVX512VL, AVX512BW, AVX512IFMA
+// and BMI2 and the OS saves the opmask and ZMM state (OSXSAVE, XCR0 bits 1, 2, 5, 6, 7);
+// otherwise a static string naming the first missing piece.
+const char *avx512_missing_feature();
+
+// CpuFeature bits for hide_cpu_features_for_testing.
+enum CpuFeature : uint32_t {
+  kCpuOsxsave = 1u << 0,
+  kCpuXcr0Zmm = 1u << 1,  // XCR0 has SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM enabled
+  kCpuAvx512F = 1u << 2,
+  kCpuAvx512Vl = 1u << 3,
+  kCpuAvx512Bw = 1u << 4,
+  kCpuAvx512Ifma = 1u << 5,
+  kCpuBmi2 = 1u << 6,
+};
+// hide_cpu_features_for_testing makes detection report the features in `mask` as absent
+// (0 restores the truth). Tests only; takes effect at the next backend decision.
+void hide_cpu_features_for_testing(uint32_t mask);
+// reset_backend_for_testing forgets the chosen backend, so the next call decides again from
+// CHAPOLY_BACKEND and the CPU, exactly as on first use. Tests only.
+void reset_backend_for_testing();
+
+}  // namespace chapoly::internal
+
+#endif  // CHAPOLY_INTERNAL_H

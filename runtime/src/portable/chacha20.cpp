@@ -1,0 +1,102 @@
+// portable/chacha20.cpp: the ChaCha20 block function and stream cipher, written from RFC 8439
+// sections 2.1-2.4 in plain C++ (no SIMD); the reference the vector kernels are checked against.
+#include <string.h>
+
+#include "internal/chapoly_internal.h"
+
+namespace chapoly::internal {
+namespace {
+
+uint32_t load32_le(const uint8_t *p) {
+  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
+         (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
+}
+
+void store32_le(uint8_t *p, uint32_t v) {
+  p[0] = static_cast<uint8_t>(v);
+  p[1] = static_cast<uint8_t>(v >> 8);
+  p[2] = static_cast<uint8_t>(v >> 16);
+  p[3] = static_cast<uint8_t>(v >> 24);
+}
+
+uint32_t rotl32(uint32_t v, int n) { return (v << n) | (v >> (32 - n)); }
+
+// Section 2.1: the quarter round on four words of the state.
+void quarter_round(uint32_t x[16], int a, int b, int c, int d) {
+  x[a] += x[b]; x[d] ^= x[a]; x[d] = rotl32(x[d], 16);
+  x[c] += x[d]; x[b] ^= x[c]; x[b] = rotl32(x[b], 12);
+  x[a] += x[b]; x[d] ^= x[a]; x[d] = rotl32(x[d], 8);
+  x[c] += x[d]; x[b] ^= x[c]; x[b] = rotl32(x[b], 7);
+}
+
+// Section 2.3: the initial state: 4 constant words ("expand 32-byte k"), 8 key words, the
+// block counter, 3 nonce words, all little-endian.
+void init_state(uint32_t st[16], const uint8_t key[32], uint32_t counter, const uint8_t nonce[12]) {
+  st[0] = 0x61707865u;
+  st[1] = 0x3320646eu;
+  st[2] = 0x79622d32u;
+  st[3] = 0x6b206574u;
+  for (int i = 0; i < 8; ++i) st[4 + i] = load32_le(key + 4 * i);
+  st[12] = counter;
+  for (int i = 0; i < 3; ++i) st[13 + i] = load32_le(nonce + 4 * i);
+}
+
+// Section 2.3: 10 double rounds (column round, then diagonal round), add the input state,
+// serialize little-endian.
+void block_from_state(uint8_t out[64], const uint32_t st[16]) {
+  uint32_t x[16];
+  for (int i = 0; i < 16; ++i) x[i] = st[i];
+  for (int i = 0; i < 10; ++i) {
+    quarter_round(x, 0, 4, 8, 12);
+    quarter_round(x, 1, 5, 9, 13);
+    quarter_round(x, 2, 6, 10, 14);
+    quarter_round(x, 3, 7, 11, 15);
+    quarter_round(x, 0, 5, 10, 15);
+    quarter_round(x, 1, 6, 11, 12);
+    quarter_round(x, 2, 7, 8, 13);
+    quarter_round(x, 3, 4, 9, 14);
+  }
+  for (int i = 0; i < 16; ++i) store32_le(out + 4 * i, x[i] + st[i]);
+  secure_wipe(x, sizeof x);
+}
+
+}  // namespace
+
+void chacha20_block(uint8_t out[64], const uint8_t key[32], uint32_t counter,
+                    const uint8_t nonce[12]) {
+  uint32_t st[16];
+  init_state(st, key, counter, nonce);
+  block_from_state(out, st);
+  secure_wipe(st, sizeof st);
+}
+
+// Section 2.4: XOR the text with consecutive keystream blocks; the last block may be partial.
+// Block by block, reading each input byte before writing the same output byte, so out == in works.
+void chacha20_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t nonce[12],
+                  const uint8_t key[32], uint32_t counter) {
+  if (len == 0) return;
+  uint32_t st[16];
+  uint8_t ks[64];
+  init_state(st, key, counter, nonce);
+  while (len > 0) {
+    block_from_state(ks, st);
+    size_t n = len < 64 ? len : 64;
+    for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(in[i] ^ ks[i]);
+    out += n;
+    in += n;
+    len -= n;
+    st[12] += 1;  // the caller guarantees the counter does not wrap
+  }
+  secure_wipe(ks, sizeof ks);
+  secure_wipe(st, sizeof st);
+}
+
+// Section 2.6: the one-time Poly1305 key is the first 32 bytes of block 0.
+void poly1305_key_gen(uint8_t otk[32], const uint8_t key[32], const uint8_t nonce[12]) {
+  uint8_t block[64];
+  chacha20_block(block, key, 0, nonce);
+  memcpy(otk, block, 32);
+  secure_wipe(block, sizeof block);
+}
+
+}  // namespace chapoly::internal
