@@ -1,0 +1,80 @@
+// support/harness.h: what every suite shares: the table of backends under test (portable, the
+// shipped avx512 kernels, every tests/specs variant), OpenSSL as an independent oracle, and a
+// seeded random generator so every failure is reproducible.
+#ifndef CHAPOLY_TESTS_HARNESS_H
+#define CHAPOLY_TESTS_HARNESS_H
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "internal/chapoly_internal.h"
+#include "vectors.h"
+
+namespace chapoly::internal {
+// Test names and failure messages show a backend by its name, not its address.
+inline void PrintTo(const Backend *b, std::ostream *os) { *os << b->name; }
+}  // namespace chapoly::internal
+
+namespace chapoly::test {
+
+using chapoly::internal::Backend;
+
+// all_backends lists every backend compiled into the tests, usable here or not: "portable",
+// "avx512" (when libchapoly has it), then one entry per tests/specs/*.toml variant.
+std::vector<const Backend *> all_backends();
+// variant_backends lists only the tests/specs variants (generated at configure time).
+std::vector<const Backend *> variant_backends();
+// backend_param_name makes a gtest parameter name from a backend's name.
+std::string backend_param_name(const testing::TestParamInfo<const Backend *> &info);
+
+// BackendTest: base of every suite parameterized over backends. SetUp skips, naming the missing
+// CPU feature, when this machine cannot run the backend.
+class BackendTest : public testing::TestWithParam<const Backend *> {
+ protected:
+  void SetUp() override;
+  const Backend &b() const { return *GetParam(); }
+};
+
+// Rng: splitmix64, seeded per test so a failure names what to rerun.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : state_(seed) {}
+  uint64_t next();
+  uint32_t below(uint32_t n) { return static_cast<uint32_t>(next() % n); }
+  void fill(uint8_t *p, size_t n);
+  Bytes bytes(size_t n) {
+    Bytes b(n);
+    fill(b.data(), n);
+    return b;
+  }
+
+ private:
+  uint64_t state_;
+};
+
+// OpenSSL EVP_chacha20_poly1305 seal: ct (len bytes) and the 16-byte tag.
+void openssl_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *aad,
+                  size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]);
+// OpenSSL EVP_chacha20_poly1305 open; returns true when OpenSSL accepts the tag.
+bool openssl_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16],
+                  const uint8_t *aad, size_t aad_len, const uint8_t nonce[12],
+                  const uint8_t key[32]);
+// OpenSSL EVP_MAC "POLY1305", key = r || s.
+void openssl_poly1305(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32]);
+// OpenSSL EVP_chacha20 with a 32-bit block counter (must not wrap within the message).
+void openssl_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_t nonce[12],
+                      const uint8_t key[32], uint32_t counter);
+
+// The lengths around every kernel cutoff (short kernel, 4-block vectors, 8/16-block bulk loops,
+// chunk boundaries), then multiples of 1024 +- 1 up to 16 KiB.
+std::vector<size_t> cutoff_lengths();
+// The AAD lengths every AEAD sweep uses.
+const std::vector<size_t> &aad_lengths();
+
+}  // namespace chapoly::test
+
+#endif  // CHAPOLY_TESTS_HARNESS_H

@@ -1,0 +1,166 @@
+// test_kernels.cpp: each backend's raw Poly1305 and ChaCha20 entry points (the kernel ABI of
+// emitted/README.md) against OpenSSL and the portable reference, below the AEAD.
+#include <algorithm>
+#include <cstring>
+
+#include "support/harness.h"
+
+namespace chapoly::test {
+namespace {
+
+class Kernels : public BackendTest {};
+
+// Random keys and messages of every length 0..2000, plus keys that stress the reduction:
+// r and s all ones (after clamping), r = 0, s = 0, s = 2^128 - 1.
+TEST_P(Kernels, Poly1305EveryLengthTo2000VsOpenSsl) {
+  Rng rng(0x9017);
+  Bytes msg = rng.bytes(2000 + 8);
+  for (size_t len = 0; len <= 2000; ++len) {
+    uint8_t key[32], tag[16], want[16];
+    rng.fill(key, sizeof key);
+    switch (len % 5) {
+      case 1: std::memset(key, 0xff, 32); break;
+      case 2: std::memset(key, 0, 16); break;
+      case 3: std::memset(key + 16, 0, 16); break;
+      case 4: std::memset(key + 16, 0xff, 16); break;
+      default: break;
+    }
+    const uint8_t *m = msg.data() + (len % 8);  // and misaligned
+    if (len % 7 == 0) std::fill(msg.begin(), msg.end(), 0xff);
+    b().poly1305(tag, m, len, key);
+    openssl_poly1305(want, m, len, key);
+    ASSERT_EQ(to_hex(tag, 16), to_hex(want, 16)) << b().name << " len=" << len;
+    if (len % 7 == 0) rng.fill(msg.data(), msg.size());
+  }
+}
+
+TEST_P(Kernels, Poly1305LongMessagesVsPortable) {
+  Rng rng(0x9018);
+  const size_t lens[] = {4095, 4096, 4097, 8191, 16384, 65537, 1 << 20};
+  for (size_t len : lens) {
+    uint8_t key[32], tag[16], want[16];
+    rng.fill(key, sizeof key);
+    Bytes msg = rng.bytes(len);
+    b().poly1305(tag, msg.data(), len, key);
+    chapoly::internal::poly1305(want, msg.data(), len, key);
+    ASSERT_EQ(to_hex(tag, 16), to_hex(want, 16)) << b().name << " len=" << len;
+  }
+}
+
+// ChaCha20 from various counters, random lengths, out of place, in place, misaligned; checked
+// against the portable reference and (counters that cannot wrap) OpenSSL's EVP_chacha20.
+TEST_P(Kernels, ChaCha20RandomLengthsAndCountersVsPortable) {
+  Rng rng(0xc4a);
+  for (int iter = 0; iter < 2500; ++iter) {
+    size_t len = iter <= 2000 ? static_cast<size_t>(iter) : 2001 + rng.below(20000);
+    const uint32_t blocks = static_cast<uint32_t>((len + 63) / 64);
+    uint32_t counter;
+    switch (iter % 4) {
+      case 0: counter = 0; break;
+      case 1: counter = 1; break;
+      case 2: counter = rng.below(1u << 20); break;
+      default: counter = static_cast<uint32_t>(UINT32_MAX - blocks + 1); break;  // last legal
+    }
+    if (len == 0 && iter % 4 == 3) counter = UINT32_MAX;
+    uint8_t key[32], nonce[12];
+    rng.fill(key, sizeof key);
+    rng.fill(nonce, sizeof nonce);
+    const size_t off = iter % 8;
+    Bytes in = rng.bytes(len + off), out(len + off), want(len);
+    chapoly::internal::chacha20_xor(want.data(), in.data() + off, len, nonce, key, counter);
+    b().chacha20(out.data() + off, in.data() + off, len, nonce, key, counter);
+    ASSERT_TRUE(std::equal(want.begin(), want.end(), out.begin() + off))
+        << b().name << " len=" << len << " counter=" << counter;
+    b().chacha20(in.data() + off, in.data() + off, len, nonce, key, counter);  // in place
+    ASSERT_TRUE(std::equal(want.begin(), want.end(), in.begin() + off))
+        << b().name << " len=" << len << " counter=" << counter << " in place";
+    if (static_cast<uint64_t>(counter) + blocks < (uint64_t{1} << 32) - 1) {
+      Bytes ossl(len);
+      Bytes src = rng.bytes(len);
+      openssl_chacha20(ossl.data(), src.data(), len, nonce, key, counter);
+      b().chacha20(out.data(), src.data(), len, nonce, key, counter);
+      ASSERT_TRUE(std::equal(ossl.begin(), ossl.end(), out.begin()))
+          << b().name << " vs OpenSSL len=" << len << " counter=" << counter;
+    }
+  }
+}
+
+// The kernels write exactly `len` bytes: canaries on both sides of the output survive.
+TEST_P(Kernels, WritesStayInsideTheOutput) {
+  Rng rng(0xca1a);
+  uint8_t key[32], nonce[12], tag[16];
+  rng.fill(key, sizeof key);
+  rng.fill(nonce, sizeof nonce);
+  for (size_t len : cutoff_lengths()) {
+    Bytes in = rng.bytes(len), aad = rng.bytes(len % 33);
+    Bytes buf(len + 128, 0xc5);
+    uint8_t *out = buf.data() + 64;
+    auto intact = [&] {
+      return std::all_of(buf.begin(), buf.begin() + 64, [](uint8_t x) { return x == 0xc5; }) &&
+             std::all_of(buf.end() - 64, buf.end(), [](uint8_t x) { return x == 0xc5; });
+    };
+    b().seal(out, tag, in.data(), len, aad.data(), aad.size(), nonce, key);
+    EXPECT_TRUE(intact()) << b().name << " seal len=" << len;
+    b().open(out, tag, in.data(), len, aad.data(), aad.size(), nonce, key);
+    EXPECT_TRUE(intact()) << b().name << " open len=" << len;
+    b().chacha20(out, in.data(), len, nonce, key, 1);
+    EXPECT_TRUE(intact()) << b().name << " chacha20 len=" << len;
+  }
+}
+
+// The raw open entry point returns the computed tag and the plaintext, without comparing.
+TEST_P(Kernels, RawOpenReturnsComputedTag) {
+  Rng rng(0x0be1);
+  for (size_t len : cutoff_lengths()) {
+    uint8_t key[32], nonce[12], tag[16], got[16];
+    rng.fill(key, sizeof key);
+    rng.fill(nonce, sizeof nonce);
+    Bytes pt = rng.bytes(len), aad = rng.bytes(len % 19), ct(len), back(len);
+    openssl_seal(ct.data(), tag, pt.data(), len, aad.data(), aad.size(), nonce, key);
+    b().open(back.data(), got, ct.data(), len, aad.data(), aad.size(), nonce, key);
+    EXPECT_EQ(to_hex(got, 16), to_hex(tag, 16)) << b().name << " len=" << len;
+    EXPECT_EQ(back, pt) << b().name << " len=" << len;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Kernels, testing::ValuesIn(all_backends()), backend_param_name);
+
+// Portable-only properties of the reference itself.
+TEST(PortableReference, IncrementalPoly1305AnySplitEqualsOneShot) {
+  Rng rng(0x5911);
+  for (int iter = 0; iter < 300; ++iter) {
+    size_t len = rng.below(600);
+    uint8_t key[32], one[16], inc[16];
+    rng.fill(key, sizeof key);
+    Bytes msg = rng.bytes(len);
+    chapoly::internal::poly1305(one, msg.data(), len, key);
+    chapoly::internal::Poly1305State st;
+    chapoly::internal::poly1305_init(st, key);
+    size_t off = 0;
+    while (off < len) {
+      size_t n = std::min<size_t>(len - off, rng.below(40));
+      chapoly::internal::poly1305_update(st, msg.data() + off, n);
+      off += n;
+    }
+    chapoly::internal::poly1305_final(st, inc);
+    ASSERT_EQ(to_hex(inc, 16), to_hex(one, 16)) << "len=" << len;
+  }
+}
+
+TEST(PortableReference, ConstantTimeCompareAndWipe) {
+  uint8_t a[16] = {0}, b[16] = {0};
+  EXPECT_EQ(chapoly::internal::ct_equal(a, b, 16), 1);
+  for (int i = 0; i < 128; ++i) {
+    std::memset(b, 0, 16);
+    b[i / 8] = static_cast<uint8_t>(1u << (i % 8));
+    EXPECT_EQ(chapoly::internal::ct_equal(a, b, 16), 0) << i;
+  }
+  EXPECT_EQ(chapoly::internal::ct_equal(a, b, 0), 1);
+  uint8_t secret[33];
+  std::memset(secret, 0xee, sizeof secret);
+  chapoly::internal::secure_wipe(secret, sizeof secret);
+  EXPECT_TRUE(std::all_of(secret, secret + sizeof secret, [](uint8_t x) { return x == 0; }));
+}
+
+}  // namespace
+}  // namespace chapoly::test
