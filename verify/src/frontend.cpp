@@ -1,0 +1,614 @@
+// frontend.cpp: Clang libTooling -> cv::File (ir.h).
+//
+// The only translation unit that includes Clang headers (keeps the build to one heavy TU).
+// It parses an emitted kernel with the runtime's compile flags and lowers every function defined
+// in the main file. Intrinsics that Clang implements as macros over __builtin_ia32_* are
+// recognised by the outermost `_mm*` macro name written in the emitted file; the builtin they
+// expand to is recorded so the semantics table can check it. Anything outside the dialect is a
+// front-end error (exit status 2), never silently skipped.
+#include "ir.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/Stmt.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/ASTUnit.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Tooling/CompilationDatabase.h>
+#include <clang/Tooling/Tooling.h>
+
+#include <fstream>
+#include <sstream>
+#include <unordered_map>
+
+namespace cv {
+
+namespace {
+
+using namespace clang;
+
+struct Lowerer {
+  ASTContext &ctx;
+  SourceManager &sm;
+  const LangOptions &lo;
+  File &file;
+  std::vector<FrontendError> &errs;
+  std::unordered_map<const VarDecl *, int> varIds;
+  std::unordered_map<const FunctionDecl *, int> fnIds;
+
+  Lowerer(ASTContext &c, File &f, std::vector<FrontendError> &e)
+      : ctx(c), sm(c.getSourceManager()), lo(c.getLangOpts()), file(f), errs(e) {}
+
+  SrcLoc loc(SourceLocation l) {
+    SrcLoc r;
+    if (l.isInvalid()) return r;
+    SourceLocation x = sm.getExpansionLoc(l);
+    r.line = sm.getExpansionLineNumber(x);
+    r.col = sm.getExpansionColumnNumber(x);
+    return r;
+  }
+
+  void error(SourceLocation l, const std::string &m) { errs.push_back({file.path, loc(l), m}); }
+
+  std::string text(SourceRange r) {
+    CharSourceRange cr = sm.getExpansionRange(r);
+    std::string s = Lexer::getSourceText(cr, sm, lo).str();
+    std::string o;
+    bool sp = false;
+    for (char ch : s) {
+      if (ch == '\n' || ch == '\t' || ch == ' ') {
+        if (!sp && !o.empty()) o += ' ';
+        sp = true;
+      } else {
+        o += ch;
+        sp = false;
+      }
+    }
+    if (o.size() > 80) o = o.substr(0, 77) + "...";
+    return o;
+  }
+
+  Type lowerType(QualType qt, SourceLocation where) {
+    Type t;
+    t.spelling = qt.getUnqualifiedType().getAsString();
+    QualType c = qt.getCanonicalType();
+    if (const auto *rt = c->getAs<LValueReferenceType>()) c = rt->getPointeeType().getCanonicalType();
+    if (c->isVoidType()) {
+      t.kind = Type::Void;
+    } else if (c->isBooleanType()) {
+      t.kind = Type::Bool;
+      t.bits = 1;
+    } else if (c->isIntegerType()) {
+      t.kind = Type::Int;
+      t.bits = (unsigned)ctx.getTypeSize(c);
+      t.isSigned = c->isSignedIntegerType();
+    } else if (c->isVectorType()) {
+      t.kind = Type::Vec;
+      t.bits = (unsigned)ctx.getTypeSize(c);
+    } else if (c->isPointerType()) {
+      t.kind = Type::Ptr;
+      QualType pt = c->getPointeeType().getCanonicalType();
+      if (pt->isVoidType()) {
+        t.bits = 8;
+      } else {
+        t.bits = (unsigned)ctx.getTypeSize(pt);
+        t.elemIsVec = pt->isVectorType();
+        t.isSigned = pt->isSignedIntegerType();
+      }
+    } else if (const auto *at = ctx.getAsConstantArrayType(c)) {
+      t.kind = Type::Array;
+      QualType et = at->getElementType().getCanonicalType();
+      t.bits = (unsigned)ctx.getTypeSize(et);
+      t.elemIsVec = et->isVectorType();
+      t.isSigned = et->isSignedIntegerType();
+      t.count = at->getSize().getZExtValue();
+    } else {
+      error(where, "type '" + t.spelling + "' is outside the emitted dialect");
+    }
+    return t;
+  }
+
+  int varId(const VarDecl *vd) {
+    auto it = varIds.find(vd);
+    if (it != varIds.end()) return it->second;
+    Var v;
+    v.name = vd->getNameAsString();
+    v.ty = lowerType(vd->getType(), vd->getLocation());
+    v.isParam = isa<ParmVarDecl>(vd);
+    v.isRef = vd->getType()->isLValueReferenceType();
+    v.isGlobal = vd->hasGlobalStorage();
+    v.isConst = vd->getType().isConstQualified();
+    v.loc = loc(vd->getLocation());
+    int id = (int)file.vars.size();
+    file.vars.push_back(v);
+    varIds[vd] = id;
+    if (v.isGlobal && vd->hasInit()) file.vars[id].init = lowerExpr(vd->getInit());
+    return id;
+  }
+
+  ExprP mk(Expr::Kind k, const clang::Expr *e) {
+    auto r = std::make_shared<cv::Expr>();
+    r->kind = k;
+    r->loc = loc(e->getBeginLoc());
+    r->ty = lowerType(e->getType(), e->getBeginLoc());
+    r->text = text(e->getSourceRange());
+    return r;
+  }
+
+  // The outermost `_mm*`-style macro whose expansion produced location `l` (see DESIGN: macro
+  // intrinsics are recognised by the name written in the emitted file).
+  std::string intrinsicMacroName(SourceLocation l) {
+    std::string name;
+    int guard = 0;
+    while (l.isMacroID() && guard++ < 64) {
+      if (sm.isMacroArgExpansion(l)) {
+        l = sm.getImmediateSpellingLoc(l);
+        continue;
+      }
+      name = Lexer::getImmediateMacroName(l, sm, lo).str();
+      l = sm.getImmediateExpansionRange(l).getBegin();
+    }
+    return name;
+  }
+
+  static bool looksIntrinsic(const std::string &n) {
+    return n.rfind("_mm", 0) == 0 || n.rfind("_k", 0) == 0 || n.rfind("_cvt", 0) == 0 ||
+           n.rfind("_load_mask", 0) == 0 || n.rfind("_store_mask", 0) == 0;
+  }
+
+  // Casts and parentheses that Clang's intrinsic macro bodies wrap around arguments.
+  const clang::Expr *peelMacroBody(const clang::Expr *e) {
+    for (;;) {
+      SourceLocation b = e->getBeginLoc();
+      bool inBody = b.isMacroID() && !sm.isMacroArgExpansion(b);
+      if (const auto *p = dyn_cast<ParenExpr>(e)) {
+        if (!inBody) return e;
+        e = p->getSubExpr();
+      } else if (const auto *c = dyn_cast<CStyleCastExpr>(e)) {
+        if (!inBody) return e;
+        e = c->getSubExpr();
+      } else if (const auto *ic = dyn_cast<ImplicitCastExpr>(e)) {
+        e = ic->getSubExpr();
+      } else {
+        return e;
+      }
+    }
+  }
+
+  bool isUserFunction(const FunctionDecl *fd) {
+    return fd && sm.isInMainFile(sm.getExpansionLoc(fd->getLocation()));
+  }
+
+  ExprP lowerExpr(const clang::Expr *e, bool rvalue = true) {
+    if (!e) return nullptr;
+    // Integer constant expressions (literals, enumerators, _MM_SHUFFLE, sizeof, const locals
+    // with constant initialisers) are folded by Clang.
+    if (rvalue && !e->isValueDependent() && e->getType()->isIntegralOrEnumerationType()) {
+      clang::Expr::EvalResult res;
+      if (!e->HasSideEffects(ctx) && e->EvaluateAsInt(res, ctx)) {
+        auto r = mk(Expr::Const, e);
+        llvm::APSInt v = res.Val.getInt();
+        unsigned bits = r->ty.kind == Type::Bool ? 1 : r->ty.bits;
+        llvm::APInt a = v.extOrTrunc(bits ? bits : 64);
+        u128 val = 0;
+        for (unsigned i = 0; i < a.getBitWidth() && i < 128; ++i)
+          if (a[i]) val |= (u128)1 << i;
+        r->value = val;
+        return r;
+      }
+    }
+    // Macro intrinsic: the outermost node of the expansion of an `_mm*` macro.
+    SourceLocation b = e->getBeginLoc();
+    if (b.isMacroID() && !sm.isMacroArgExpansion(b)) {
+      std::string mname = intrinsicMacroName(b);
+      if (looksIntrinsic(mname)) {
+        const clang::Expr *core = peelMacroBody(e);
+        const auto *call = dyn_cast<CallExpr>(core);
+        if (!call) {
+          error(b, "intrinsic macro '" + mname + "' does not expand to a call");
+          return mk(Expr::Const, e);
+        }
+        auto r = mk(Expr::Intrin, e);
+        r->name = mname;
+        if (const FunctionDecl *fd = call->getDirectCallee())
+          r->builtin = fd->getNameAsString();
+        for (const clang::Expr *a : call->arguments()) r->args.push_back(lowerExpr(peelMacroBody(a)));
+        return r;
+      }
+    }
+    if (const auto *p = dyn_cast<ParenExpr>(e)) return lowerExpr(p->getSubExpr(), rvalue);
+    if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e)) return lowerExpr(m->getSubExpr(), rvalue);
+    if (const auto *c = dyn_cast<ExprWithCleanups>(e)) return lowerExpr(c->getSubExpr(), rvalue);
+    if (const auto *c = dyn_cast<ConstantExpr>(e)) return lowerExpr(c->getSubExpr(), rvalue);
+    if (const auto *ic = dyn_cast<ImplicitCastExpr>(e)) {
+      switch (ic->getCastKind()) {
+        case CK_LValueToRValue:
+        case CK_NoOp:
+        case CK_ArrayToPointerDecay:
+        case CK_FunctionToPointerDecay:
+          return lowerExpr(ic->getSubExpr(), rvalue);
+        default:
+          break;
+      }
+      auto r = mk(Expr::Cast, e);
+      r->args.push_back(lowerExpr(ic->getSubExpr()));
+      return r;
+    }
+    if (const auto *c = dyn_cast<ExplicitCastExpr>(e)) {
+      if (c->getCastKind() == CK_NoOp || c->getCastKind() == CK_LValueToRValue)
+        return lowerExpr(c->getSubExpr(), rvalue);
+      auto r = mk(Expr::Cast, e);
+      r->args.push_back(lowerExpr(c->getSubExpr()));
+      return r;
+    }
+    if (const auto *il = dyn_cast<IntegerLiteral>(e)) {
+      auto r = mk(Expr::Const, e);
+      llvm::APInt a = il->getValue();
+      u128 val = 0;
+      for (unsigned i = 0; i < a.getBitWidth() && i < 128; ++i)
+        if (a[i]) val |= (u128)1 << i;
+      r->value = val;
+      return r;
+    }
+    if (const auto *bl = dyn_cast<CXXBoolLiteralExpr>(e)) {
+      auto r = mk(Expr::Const, e);
+      r->value = bl->getValue() ? 1 : 0;
+      return r;
+    }
+    if (const auto *dr = dyn_cast<DeclRefExpr>(e)) {
+      if (const auto *vd = dyn_cast<VarDecl>(dr->getDecl())) {
+        auto r = mk(Expr::Var, e);
+        r->var = varId(vd);
+        r->name = vd->getNameAsString();
+        return r;
+      }
+      error(e->getBeginLoc(), "reference to '" + dr->getDecl()->getNameAsString() +
+                                  "' is outside the emitted dialect");
+      return mk(Expr::Const, e);
+    }
+    if (const auto *bo = dyn_cast<BinaryOperator>(e)) {
+      if (bo->isAssignmentOp()) {
+        auto r = mk(Expr::Assign, e);
+        std::string op = bo->getOpcodeStr().str();
+        r->name = op == "=" ? "" : op.substr(0, op.size() - 1);
+        r->args.push_back(lowerExpr(bo->getLHS(), false));
+        r->args.push_back(lowerExpr(bo->getRHS()));
+        return r;
+      }
+      if (bo->getOpcode() == BO_Comma) {
+        error(e->getBeginLoc(), "comma operator is outside the emitted dialect");
+        return mk(Expr::Const, e);
+      }
+      auto r = mk(Expr::Bin, e);
+      r->name = bo->getOpcodeStr().str();
+      r->args.push_back(lowerExpr(bo->getLHS()));
+      r->args.push_back(lowerExpr(bo->getRHS()));
+      return r;
+    }
+    if (const auto *uo = dyn_cast<UnaryOperator>(e)) {
+      switch (uo->getOpcode()) {
+        case UO_Minus:
+        case UO_Not:
+        case UO_LNot: {
+          auto r = mk(Expr::Un, e);
+          r->name = uo->getOpcode() == UO_Minus ? "-" : uo->getOpcode() == UO_Not ? "~" : "!";
+          r->args.push_back(lowerExpr(uo->getSubExpr()));
+          return r;
+        }
+        case UO_Plus:
+          return lowerExpr(uo->getSubExpr(), rvalue);
+        case UO_Deref: {
+          auto r = mk(Expr::Deref, e);
+          r->args.push_back(lowerExpr(uo->getSubExpr()));
+          return r;
+        }
+        case UO_AddrOf: {
+          auto r = mk(Expr::AddrOf, e);
+          r->args.push_back(lowerExpr(uo->getSubExpr(), false));
+          return r;
+        }
+        case UO_PreInc:
+        case UO_PreDec:
+        case UO_PostInc:
+        case UO_PostDec: {
+          auto r = mk(Expr::IncDec, e);
+          r->name = uo->getOpcode() == UO_PreInc    ? "++pre"
+                    : uo->getOpcode() == UO_PreDec  ? "--pre"
+                    : uo->getOpcode() == UO_PostInc ? "post++"
+                                                    : "post--";
+          r->args.push_back(lowerExpr(uo->getSubExpr(), false));
+          return r;
+        }
+        default:
+          break;
+      }
+      error(e->getBeginLoc(), "unary operator is outside the emitted dialect");
+      return mk(Expr::Const, e);
+    }
+    if (const auto *co = dyn_cast<ConditionalOperator>(e)) {
+      auto r = mk(Expr::Cond, e);
+      r->args.push_back(lowerExpr(co->getCond()));
+      r->args.push_back(lowerExpr(co->getTrueExpr()));
+      r->args.push_back(lowerExpr(co->getFalseExpr()));
+      return r;
+    }
+    if (const auto *as = dyn_cast<ArraySubscriptExpr>(e)) {
+      auto r = mk(Expr::Index, e);
+      r->args.push_back(lowerExpr(as->getBase()));
+      r->args.push_back(lowerExpr(as->getIdx()));
+      return r;
+    }
+    if (const auto *il = dyn_cast<InitListExpr>(e)) {
+      auto r = mk(Expr::InitList, e);
+      for (const clang::Expr *a : il->inits()) r->args.push_back(lowerExpr(a));
+      return r;
+    }
+    if (const auto *ce = dyn_cast<CallExpr>(e)) {
+      const FunctionDecl *fd = ce->getDirectCallee();
+      if (!fd) {
+        error(e->getBeginLoc(), "indirect call is outside the emitted dialect");
+        return mk(Expr::Const, e);
+      }
+      std::string n = fd->getNameAsString();
+      if (isUserFunction(fd)) {
+        auto r = mk(Expr::Call, e);
+        r->name = n;
+        auto it = fnIds.find(fd->getCanonicalDecl());
+        r->fn = it == fnIds.end() ? -1 : it->second;
+        if (r->fn < 0) error(e->getBeginLoc(), "call of '" + n + "', which has no body in this file");
+        for (const clang::Expr *a : ce->arguments()) r->args.push_back(lowerExpr(a, false));
+        return r;
+      }
+      auto r = mk(Expr::Intrin, e);
+      r->name = n;
+      for (const clang::Expr *a : ce->arguments()) r->args.push_back(lowerExpr(a));
+      return r;
+    }
+    error(e->getBeginLoc(),
+          std::string("expression kind '") + e->getStmtClassName() + "' is outside the emitted dialect");
+    return mk(Expr::Const, e);
+  }
+
+  // `// chapoly-invariant: NAME <= VALUE` lines in the comment block right above `line`.
+  std::vector<Invariant> invariantsAbove(unsigned line) {
+    std::vector<Invariant> out;
+    for (int l = (int)line - 2; l >= 0; --l) {
+      std::string s = file.lines[(size_t)l];
+      size_t p = s.find_first_not_of(" \t");
+      if (p == std::string::npos || s.compare(p, 2, "//") != 0) break;
+      size_t k = s.find("chapoly-invariant:");
+      if (k == std::string::npos) continue;
+      std::string rest = s.substr(k + 18);
+      for (char &ch : rest)
+        if (ch == ',' || ch == ';') ch = '\n';
+      std::istringstream items(rest);
+      std::string item;
+      while (std::getline(items, item)) {
+        size_t le = item.find("<=");
+        if (le == std::string::npos) continue;
+        auto trim = [](std::string x) {
+          size_t a = x.find_first_not_of(" \t"), z = x.find_last_not_of(" \t");
+          return a == std::string::npos ? std::string() : x.substr(a, z - a + 1);
+        };
+        std::string name = trim(item.substr(0, le)), val = trim(item.substr(le + 2));
+        Invariant inv;
+        inv.var = name;
+        inv.loc = {(unsigned)l + 1, (unsigned)p + 1};
+        u128 v = 0;
+        bool ok = !val.empty();
+        size_t i = 0;
+        int base = 10;
+        if (val.size() > 2 && val[0] == '0' && (val[1] == 'x' || val[1] == 'X')) base = 16, i = 2;
+        for (; i < val.size(); ++i) {
+          char ch = val[i];
+          if (ch == '\'' || ch == '_') continue;
+          int d = (ch >= '0' && ch <= '9') ? ch - '0'
+                  : (ch >= 'a' && ch <= 'f') ? ch - 'a' + 10
+                  : (ch >= 'A' && ch <= 'F') ? ch - 'A' + 10
+                                             : 99;
+          if (d >= base) {
+            // Trailing integer suffixes (ULL) end the number.
+            if (ch == 'u' || ch == 'U' || ch == 'l' || ch == 'L') break;
+            ok = false;
+            break;
+          }
+          v = v * (u128)base + (u128)d;
+        }
+        if (!ok || name.empty()) {
+          errs.push_back({file.path, inv.loc, "malformed chapoly-invariant '" + trim(item) + "'"});
+          continue;
+        }
+        inv.bound = v;
+        out.push_back(inv);
+      }
+    }
+    std::reverse(out.begin(), out.end());
+    return out;
+  }
+
+  StmtP mkS(Stmt::Kind k, const clang::Stmt *s) {
+    auto r = std::make_shared<cv::Stmt>();
+    r->kind = k;
+    r->loc = loc(s->getBeginLoc());
+    return r;
+  }
+
+  void lowerStmtInto(const clang::Stmt *s, std::vector<StmtP> &out) {
+    if (const auto *ds = dyn_cast<DeclStmt>(s)) {
+      for (const Decl *d : ds->decls()) {
+        const auto *vd = dyn_cast<VarDecl>(d);
+        if (!vd) {
+          error(d->getLocation(), "declaration kind is outside the emitted dialect");
+          continue;
+        }
+        auto st = mkS(Stmt::Decl, s);
+        st->loc = loc(vd->getLocation());
+        st->var = varId(vd);
+        if (vd->hasInit()) st->e = lowerExpr(vd->getInit());
+        out.push_back(st);
+      }
+      return;
+    }
+    out.push_back(lowerStmt(s));
+  }
+
+  StmtP lowerStmt(const clang::Stmt *s) {
+    if (!s) return nullptr;
+    if (const auto *cs = dyn_cast<CompoundStmt>(s)) {
+      auto r = mkS(Stmt::Block, s);
+      for (const clang::Stmt *c : cs->body()) lowerStmtInto(c, r->body);
+      return r;
+    }
+    if (isa<DeclStmt>(s)) {
+      auto r = mkS(Stmt::Block, s);
+      lowerStmtInto(s, r->body);
+      r->noScope = true;
+      return r;
+    }
+    if (const auto *is = dyn_cast<IfStmt>(s)) {
+      if (is->getInit() || is->getConditionVariable())
+        error(s->getBeginLoc(), "if with an init statement is outside the emitted dialect");
+      auto r = mkS(Stmt::If, s);
+      r->e = lowerExpr(is->getCond());
+      r->then = lowerStmt(is->getThen());
+      r->els = lowerStmt(is->getElse());
+      return r;
+    }
+    if (const auto *ws = dyn_cast<WhileStmt>(s)) {
+      auto r = mkS(Stmt::While, s);
+      r->e = lowerExpr(ws->getCond());
+      r->then = lowerStmt(ws->getBody());
+      r->invariants = invariantsAbove(r->loc.line);
+      return r;
+    }
+    if (const auto *fs = dyn_cast<ForStmt>(s)) {
+      auto r = mkS(Stmt::For, s);
+      if (fs->getInit()) {
+        auto blk = std::make_shared<cv::Stmt>();
+        blk->kind = Stmt::Block;
+        blk->noScope = true;
+        lowerStmtInto(fs->getInit(), blk->body);
+        r->init = blk;
+      }
+      r->e = fs->getCond() ? lowerExpr(fs->getCond()) : nullptr;
+      r->inc = fs->getInc() ? lowerExpr(fs->getInc()) : nullptr;
+      r->then = lowerStmt(fs->getBody());
+      r->invariants = invariantsAbove(r->loc.line);
+      return r;
+    }
+    if (const auto *ds = dyn_cast<DoStmt>(s)) {
+      auto r = mkS(Stmt::DoWhile, s);
+      r->e = lowerExpr(ds->getCond());
+      r->then = lowerStmt(ds->getBody());
+      r->invariants = invariantsAbove(r->loc.line);
+      return r;
+    }
+    if (const auto *rs = dyn_cast<ReturnStmt>(s)) {
+      auto r = mkS(Stmt::Return, s);
+      r->e = rs->getRetValue() ? lowerExpr(rs->getRetValue()) : nullptr;
+      return r;
+    }
+    if (isa<BreakStmt>(s)) return mkS(Stmt::Break, s);
+    if (isa<ContinueStmt>(s)) return mkS(Stmt::Continue, s);
+    if (isa<NullStmt>(s)) return mkS(Stmt::Null, s);
+    if (const auto *e = dyn_cast<clang::Expr>(s)) {
+      auto r = mkS(Stmt::ExprS, s);
+      r->e = lowerExpr(e, false);
+      return r;
+    }
+    error(s->getBeginLoc(),
+          std::string("statement kind '") + s->getStmtClassName() + "' is outside the emitted dialect");
+    return mkS(Stmt::Null, s);
+  }
+
+  std::vector<std::string> markersAbove(unsigned line) {
+    std::vector<std::string> out;
+    for (int l = (int)line - 2; l >= 0; --l) {
+      const std::string &s = file.lines[(size_t)l];
+      size_t p = s.find_first_not_of(" \t");
+      if (p == std::string::npos || s.compare(p, 2, "//") != 0) break;
+      size_t k = s.find("chapoly-");
+      if (k != std::string::npos && s.find("chapoly-invariant") == std::string::npos)
+        out.push_back(s.substr(k));
+    }
+    return out;
+  }
+
+  void run(TranslationUnitDecl *tu) {
+    std::vector<const FunctionDecl *> defs;
+    for (const Decl *d : tu->decls()) {
+      const Decl *dd = d;
+      if (const auto *lsd = dyn_cast<LinkageSpecDecl>(d)) {
+        for (const Decl *in : lsd->decls()) {
+          if (const auto *fd = dyn_cast<FunctionDecl>(in))
+            if (fd->doesThisDeclarationHaveABody() && isUserFunction(fd)) defs.push_back(fd);
+        }
+        continue;
+      }
+      if (const auto *fd = dyn_cast<FunctionDecl>(dd)) {
+        if (fd->doesThisDeclarationHaveABody() && isUserFunction(fd)) defs.push_back(fd);
+        continue;
+      }
+      if (const auto *vd = dyn_cast<VarDecl>(dd)) {
+        if (sm.isInMainFile(sm.getExpansionLoc(vd->getLocation()))) file.globals.push_back(varId(vd));
+      }
+    }
+    for (const FunctionDecl *fd : defs) {
+      fnIds[fd->getCanonicalDecl()] = (int)file.funcs.size();
+      Function f;
+      f.name = fd->getNameAsString();
+      file.funcs.push_back(f);
+    }
+    for (size_t i = 0; i < defs.size(); ++i) {
+      const FunctionDecl *fd = defs[i];
+      Function &f = file.funcs[i];
+      f.loc = loc(fd->getLocation());
+      f.endLoc = loc(fd->getEndLoc());
+      f.ret = lowerType(fd->getReturnType(), fd->getLocation());
+      for (const ParmVarDecl *p : fd->parameters()) f.params.push_back(varId(p));
+      f.isExported = fd->isExternC() && fd->getStorageClass() != SC_Static;
+      f.isStaticInline = fd->getStorageClass() == SC_Static;
+      f.markers = markersAbove(loc(fd->getOuterLocStart()).line);
+      f.body = lowerStmt(fd->getBody());
+    }
+  }
+};
+
+}  // namespace
+
+bool parseKernelFile(const std::string &path, const std::vector<std::string> &flags, File &out,
+                     std::vector<FrontendError> &errs) {
+  out.path = path;
+  {
+    std::ifstream in(path);
+    if (!in) {
+      errs.push_back({path, {}, "cannot read file"});
+      return false;
+    }
+    std::string line;
+    while (std::getline(in, line)) out.lines.push_back(line);
+  }
+  std::vector<std::string> args = flags;
+  bool haveResource = false;
+  for (const auto &a : args)
+    if (a.rfind("-resource-dir", 0) == 0) haveResource = true;
+  if (!haveResource) args.push_back("-resource-dir=" CHAPOLY_CLANG_RESOURCE_DIR);
+  args.push_back("-fsyntax-only");
+  args.push_back("-Wno-unused");
+  clang::tooling::FixedCompilationDatabase db(".", args);
+  clang::tooling::ClangTool tool(db, {path});
+  std::vector<std::unique_ptr<clang::ASTUnit>> asts;
+  int rc = tool.buildASTs(asts);
+  if (rc != 0 || asts.size() != 1 || asts[0]->getDiagnostics().hasErrorOccurred()) {
+    errs.push_back({path, {}, "clang could not parse the file with the given flags"});
+    return false;
+  }
+  clang::ASTContext &ctx = asts[0]->getASTContext();
+  Lowerer L(ctx, out, errs);
+  L.run(ctx.getTranslationUnitDecl());
+  return errs.empty();
+}
+
+}  // namespace cv

@@ -1,0 +1,579 @@
+// intrinsics.cpp: the semantics table. Each model is written from the Intel SDM / Intrinsics
+// Guide description of the instruction (operation pseudo-code), lane by lane, without using the
+// instruction; tests/verify/intrinsics_test.cpp compares every model with the real instruction.
+#include "intrinsics.h"
+
+#include <unordered_map>
+
+namespace cv {
+
+uint64_t Bits::get(unsigned laneBits, unsigned i) const {
+  if (laneBits == 64) return w[i];
+  unsigned per = 64 / laneBits;
+  uint64_t m = laneBits == 64 ? ~0ull : ((1ull << laneBits) - 1);
+  return (w[i / per] >> ((i % per) * laneBits)) & m;
+}
+
+void Bits::set(unsigned laneBits, unsigned i, uint64_t v) {
+  if (laneBits == 64) {
+    w[i] = v;
+    return;
+  }
+  unsigned per = 64 / laneBits;
+  uint64_t m = (1ull << laneBits) - 1;
+  unsigned sh = (i % per) * laneBits;
+  w[i / per] = (w[i / per] & ~(m << sh)) | ((v & m) << sh);
+}
+
+namespace {
+
+using A = const std::vector<Bits> &;
+constexpr uint64_t M52 = (1ull << 52) - 1;
+
+uint64_t imm(A a, size_t i) { return a[i].w[0]; }
+Bits scalar(uint64_t v) {
+  Bits b;
+  b.w[0] = v;
+  return b;
+}
+Bits lanes(unsigned laneBits, unsigned n, uint64_t (*f)(A, unsigned), A a) {
+  Bits r;
+  for (unsigned i = 0; i < n; ++i) r.set(laneBits, i, f(a, i));
+  return r;
+}
+uint64_t rotl32(uint64_t x, unsigned s) {
+  x &= 0xffffffffu;
+  s &= 31;
+  return s == 0 ? x : (((x << s) | (x >> (32 - s))) & 0xffffffffu);
+}
+uint64_t rotr32(uint64_t x, unsigned s) { return rotl32(x, (32 - (s & 31)) & 31); }
+
+// ---- 64-bit lane arithmetic (Poly1305) ----
+Bits madd52lo(A a) {
+  return lanes(64, 8, [](A a, unsigned i) {
+    unsigned __int128 p = (unsigned __int128)(a[1].w[i] & M52) * (a[2].w[i] & M52);
+    return a[0].w[i] + (uint64_t)(p & M52);
+  }, a);
+}
+Bits madd52hi(A a) {
+  return lanes(64, 8, [](A a, unsigned i) {
+    unsigned __int128 p = (unsigned __int128)(a[1].w[i] & M52) * (a[2].w[i] & M52);
+    return a[0].w[i] + (uint64_t)(p >> 52);
+  }, a);
+}
+template <unsigned N>
+Bits addq(A a) {
+  return lanes(64, N, [](A a, unsigned i) { return a[0].w[i] + a[1].w[i]; }, a);
+}
+template <unsigned N>
+Bits subq(A a) {
+  return lanes(64, N, [](A a, unsigned i) { return a[0].w[i] - a[1].w[i]; }, a);
+}
+template <unsigned N>
+Bits slliq(A a) {
+  return lanes(64, N, [](A a, unsigned i) {
+    uint64_t c = imm(a, 1) & 0xffffffffu;
+    return c > 63 ? 0 : a[0].w[i] << c;
+  }, a);
+}
+template <unsigned N>
+Bits srliq(A a) {
+  return lanes(64, N, [](A a, unsigned i) {
+    uint64_t c = imm(a, 1) & 0xffffffffu;
+    return c > 63 ? 0 : a[0].w[i] >> c;
+  }, a);
+}
+Bits muludq(A a) {
+  return lanes(64, 8, [](A a, unsigned i) {
+    return (a[0].w[i] & 0xffffffffu) * (a[1].w[i] & 0xffffffffu);
+  }, a);
+}
+template <unsigned N>
+Bits and_(A a) {
+  return lanes(64, N, [](A a, unsigned i) { return a[0].w[i] & a[1].w[i]; }, a);
+}
+template <unsigned N>
+Bits or_(A a) {
+  return lanes(64, N, [](A a, unsigned i) { return a[0].w[i] | a[1].w[i]; }, a);
+}
+template <unsigned N>
+Bits xor_(A a) {
+  return lanes(64, N, [](A a, unsigned i) { return a[0].w[i] ^ a[1].w[i]; }, a);
+}
+Bits andnot(A a) {
+  return lanes(64, 8, [](A a, unsigned i) { return ~a[0].w[i] & a[1].w[i]; }, a);
+}
+Bits ternlog(A a) {
+  Bits r;
+  uint64_t t = imm(a, 3) & 0xff;
+  for (unsigned i = 0; i < 8; ++i) {
+    uint64_t out = 0;
+    for (unsigned b = 0; b < 64; ++b) {
+      unsigned idx = (unsigned)((((a[0].w[i] >> b) & 1) << 2) | (((a[1].w[i] >> b) & 1) << 1) |
+                                ((a[2].w[i] >> b) & 1));
+      out |= ((t >> idx) & 1) << b;
+    }
+    r.w[i] = out;
+  }
+  return r;
+}
+Bits reduceAddQ(A a) {
+  uint64_t s = 0;
+  for (unsigned i = 0; i < 8; ++i) s += a[0].w[i];
+  return scalar(s);
+}
+
+// ---- lane movement and construction ----
+Bits set1q(A a) {
+  Bits r;
+  for (unsigned i = 0; i < 8; ++i) r.w[i] = a[0].w[0];
+  return r;
+}
+Bits setq(A a) {  // arguments e7 .. e0
+  Bits r;
+  for (unsigned i = 0; i < 8; ++i) r.w[i] = a[7 - i].w[0];
+  return r;
+}
+Bits setzero(A) { return Bits{}; }
+Bits unpackloq(A a) {
+  Bits r;
+  for (unsigned j = 0; j < 4; ++j) r.w[2 * j] = a[0].w[2 * j], r.w[2 * j + 1] = a[1].w[2 * j];
+  return r;
+}
+Bits unpackhiq(A a) {
+  Bits r;
+  for (unsigned j = 0; j < 4; ++j)
+    r.w[2 * j] = a[0].w[2 * j + 1], r.w[2 * j + 1] = a[1].w[2 * j + 1];
+  return r;
+}
+Bits permxvarq(A a) {  // (idx, a)
+  Bits r;
+  for (unsigned i = 0; i < 8; ++i) r.w[i] = a[1].w[a[0].w[i] & 7];
+  return r;
+}
+Bits permx2varq(A a) {  // (a, idx, b)
+  Bits r;
+  for (unsigned i = 0; i < 8; ++i) {
+    uint64_t k = a[1].w[i];
+    r.w[i] = (k & 8) ? a[2].w[k & 7] : a[0].w[k & 7];
+  }
+  return r;
+}
+Bits shuf128(A a) {  // (a, b, imm): 128-bit blocks
+  Bits r;
+  uint64_t m = imm(a, 2);
+  for (unsigned j = 0; j < 4; ++j) {
+    const Bits &src = j < 2 ? a[0] : a[1];
+    unsigned s = (unsigned)((m >> (2 * j)) & 3);
+    r.w[2 * j] = src.w[2 * s];
+    r.w[2 * j + 1] = src.w[2 * s + 1];
+  }
+  return r;
+}
+Bits blendq(A a) {  // (k, a, w)
+  Bits r;
+  for (unsigned i = 0; i < 8; ++i) r.w[i] = ((a[0].w[0] >> i) & 1) ? a[2].w[i] : a[1].w[i];
+  return r;
+}
+Bits maskzmovq(A a) {  // (k, a)
+  Bits r;
+  for (unsigned i = 0; i < 8; ++i) r.w[i] = ((a[0].w[0] >> i) & 1) ? a[1].w[i] : 0;
+  return r;
+}
+Bits maskmovq(A a) {  // (src, k, a)
+  Bits r;
+  for (unsigned i = 0; i < 8; ++i) r.w[i] = ((a[1].w[0] >> i) & 1) ? a[2].w[i] : a[0].w[i];
+  return r;
+}
+Bits alignrq(A a) {  // (a, b, imm): (a:b) >> 64*imm
+  Bits r;
+  unsigned s = (unsigned)(imm(a, 2) & 7);
+  for (unsigned i = 0; i < 8; ++i) r.w[i] = i + s < 8 ? a[1].w[i + s] : a[0].w[i + s - 8];
+  return r;
+}
+Bits permutexq(A a) {  // (x, imm): within each 256-bit half
+  Bits r;
+  uint64_t m = imm(a, 1);
+  for (unsigned h = 0; h < 2; ++h)
+    for (unsigned j = 0; j < 4; ++j) r.w[4 * h + j] = a[0].w[4 * h + ((m >> (2 * j)) & 3)];
+  return r;
+}
+Bits extract256(A a) {
+  Bits r;
+  unsigned h = (unsigned)(imm(a, 1) & 1);
+  for (unsigned j = 0; j < 4; ++j) r.w[j] = a[0].w[4 * h + j];
+  return r;
+}
+Bits insert256(A a) {  // (a, b256, imm)
+  Bits r = a[0];
+  unsigned h = (unsigned)(imm(a, 2) & 1);
+  for (unsigned j = 0; j < 4; ++j) r.w[4 * h + j] = a[1].w[j];
+  return r;
+}
+Bits low256(A a) {
+  Bits r;
+  for (unsigned j = 0; j < 4; ++j) r.w[j] = a[0].w[j];
+  return r;
+}
+Bits low128(A a) {
+  Bits r;
+  r.w[0] = a[0].w[0];
+  r.w[1] = a[0].w[1];
+  return r;
+}
+Bits extract128of256(A a) {
+  Bits r;
+  unsigned h = (unsigned)(imm(a, 1) & 1);
+  r.w[0] = a[0].w[2 * h];
+  r.w[1] = a[0].w[2 * h + 1];
+  return r;
+}
+Bits extract128of512(A a) {
+  Bits r;
+  unsigned h = (unsigned)(imm(a, 1) & 3);
+  r.w[0] = a[0].w[2 * h];
+  r.w[1] = a[0].w[2 * h + 1];
+  return r;
+}
+Bits insert128(A a) {  // (a512, b128, imm)
+  Bits r = a[0];
+  unsigned h = (unsigned)(imm(a, 2) & 3);
+  r.w[2 * h] = a[1].w[0];
+  r.w[2 * h + 1] = a[1].w[1];
+  return r;
+}
+Bits cvtsi128si64(A a) { return scalar(a[0].w[0]); }
+Bits extractq128(A a) { return scalar(a[0].w[imm(a, 1) & 1]); }
+Bits unpackhiq128(A a) {
+  Bits r;
+  r.w[0] = a[0].w[1];
+  r.w[1] = a[1].w[1];
+  return r;
+}
+Bits zext32to64(A a) {  // _mm512_cvtepu32_epi64(__m256i)
+  Bits r;
+  for (unsigned i = 0; i < 8; ++i) r.w[i] = a[0].get(32, i);
+  return r;
+}
+Bits broadcast128(A a) {
+  Bits r;
+  for (unsigned j = 0; j < 4; ++j) r.w[2 * j] = a[0].w[0], r.w[2 * j + 1] = a[0].w[1];
+  return r;
+}
+
+// ---- 32-bit lane arithmetic (ChaCha20: wraps mod 2^32 by design) ----
+Bits addd(A a) {
+  return lanes(32, 16, [](A a, unsigned i) { return (a[0].get(32, i) + a[1].get(32, i)) & 0xffffffffu; }, a);
+}
+Bits rold(A a) {
+  return lanes(32, 16, [](A a, unsigned i) { return rotl32(a[0].get(32, i), (unsigned)imm(a, 1)); }, a);
+}
+Bits rord(A a) {
+  return lanes(32, 16, [](A a, unsigned i) { return rotr32(a[0].get(32, i), (unsigned)imm(a, 1)); }, a);
+}
+Bits sllid(A a) {
+  return lanes(32, 16, [](A a, unsigned i) {
+    uint64_t c = imm(a, 1) & 0xffffffffu;
+    return c > 31 ? 0 : (a[0].get(32, i) << c) & 0xffffffffu;
+  }, a);
+}
+Bits srlid(A a) {
+  return lanes(32, 16, [](A a, unsigned i) {
+    uint64_t c = imm(a, 1) & 0xffffffffu;
+    return c > 31 ? 0 : a[0].get(32, i) >> c;
+  }, a);
+}
+Bits shufd(A a) {  // (a, imm): dwords within each 128-bit block
+  return lanes(32, 16, [](A a, unsigned i) {
+    unsigned blk = i / 4, j = i % 4;
+    return a[0].get(32, blk * 4 + (unsigned)((imm(a, 1) >> (2 * j)) & 3));
+  }, a);
+}
+Bits pshufb(A a) {  // (a, b): bytes within each 128-bit block
+  return lanes(8, 64, [](A a, unsigned i) -> uint64_t {
+    uint64_t c = a[1].get(8, i);
+    if (c & 0x80) return 0;
+    return a[0].get(8, (i / 16) * 16 + (unsigned)(c & 15));
+  }, a);
+}
+Bits set1d(A a) {
+  return lanes(32, 16, [](A a, unsigned) { return a[0].w[0] & 0xffffffffu; }, a);
+}
+Bits setd(A a) {  // e15 .. e0
+  return lanes(32, 16, [](A a, unsigned i) { return a[15 - i].w[0] & 0xffffffffu; }, a);
+}
+Bits unpacklod(A a) {
+  return lanes(32, 16, [](A a, unsigned i) {
+    unsigned blk = i / 4, j = i % 4;
+    return a[j & 1].get(32, blk * 4 + j / 2);
+  }, a);
+}
+Bits unpackhid(A a) {
+  return lanes(32, 16, [](A a, unsigned i) {
+    unsigned blk = i / 4, j = i % 4;
+    return a[j & 1].get(32, blk * 4 + 2 + j / 2);
+  }, a);
+}
+Bits permxvard(A a) {  // (idx, a)
+  return lanes(32, 16, [](A a, unsigned i) { return a[1].get(32, (unsigned)(a[0].get(32, i) & 15)); }, a);
+}
+Bits permx2vard(A a) {  // (a, idx, b)
+  return lanes(32, 16, [](A a, unsigned i) {
+    uint64_t k = a[1].get(32, i);
+    return (k & 16) ? a[2].get(32, (unsigned)(k & 15)) : a[0].get(32, (unsigned)(k & 15));
+  }, a);
+}
+
+// ---- memory (the Ptr argument is the 64 bytes at the pointer) ----
+Bits loadu512(A a) { return a[0]; }
+Bits storeu512(A a) { return a[1]; }  // (p, v) -> memory after
+Bits loadu128(A a) { return low128(a); }
+Bits storeu128(A a) {  // (p, v)
+  Bits r = a[0];
+  r.w[0] = a[1].w[0];
+  r.w[1] = a[1].w[1];
+  return r;
+}
+Bits maskzloadb(A a) {  // (k, p)
+  return lanes(8, 64, [](A a, unsigned i) -> uint64_t {
+    return ((a[0].w[0] >> i) & 1) ? a[1].get(8, i) : 0;
+  }, a);
+}
+Bits maskstoreb(A a) {  // (p, k, v)
+  Bits r = a[0];
+  for (unsigned i = 0; i < 64; ++i)
+    if ((a[1].w[0] >> i) & 1) r.set(8, i, a[2].get(8, i));
+  return r;
+}
+Bits maskzloadq(A a) {  // (k, p)
+  Bits r;
+  for (unsigned i = 0; i < 8; ++i) r.w[i] = ((a[0].w[0] >> i) & 1) ? a[1].w[i] : 0;
+  return r;
+}
+Bits maskstoreq(A a) {  // (p, k, v)
+  Bits r = a[0];
+  for (unsigned i = 0; i < 8; ++i)
+    if ((a[1].w[0] >> i) & 1) r.w[i] = a[2].w[i];
+  return r;
+}
+
+// ---- masks ----
+Bits ident(A a) { return a[0]; }
+template <unsigned B>
+Bits truncTo(A a) {
+  return scalar(B == 64 ? a[0].w[0] : (a[0].w[0] & ((1ull << B) - 1)));
+}
+
+std::vector<int> rev(int n) {
+  std::vector<int> v;
+  for (int i = 0; i < n; ++i) v.push_back(n - 1 - i);
+  return v;
+}
+
+std::vector<Intrinsic> build() {
+  using R = Role;
+  const R D = R::Data, C = R::Ctrl, I = R::Imm, K = R::Mask, P = R::Ptr;
+  std::vector<Intrinsic> t = {
+      // Poly1305 arithmetic (64-bit lanes, bound obligations)
+      {"_mm512_madd52lo_epu64", "", {}, {D, D, D}, 512, 64, Cls::Arith, "avx512ifma",
+       "r[i] = a[i] + ((b[i][51:0] * c[i][51:0]) mod 2^52) mod 2^64",
+       "b[i] < 2^52 and c[i] < 2^52 (higher bits are ignored); a[i] + lo < 2^64"},
+      {"_mm512_madd52hi_epu64", "", {}, {D, D, D}, 512, 64, Cls::Arith, "avx512ifma",
+       "r[i] = a[i] + floor((b[i][51:0] * c[i][51:0]) / 2^52) mod 2^64",
+       "b[i] < 2^52 and c[i] < 2^52 (higher bits are ignored); a[i] + hi < 2^64"},
+      {"_mm512_add_epi64", "", {}, {D, D}, 512, 64, Cls::Arith, "avx512f",
+       "r[i] = a[i] + b[i] mod 2^64", "a[i] + b[i] < 2^64"},
+      {"_mm512_sub_epi64", "", {}, {D, D}, 512, 64, Cls::Arith, "avx512f",
+       "r[i] = a[i] - b[i] mod 2^64", "a[i] >= b[i]"},
+      {"_mm512_slli_epi64", "", {}, {D, I}, 512, 64, Cls::Arith, "avx512f",
+       "r[i] = a[i] << n mod 2^64 (0 when n > 63)", "no set bit is shifted out: a[i] < 2^(64-n)"},
+      {"_mm512_srli_epi64", "", {}, {D, I}, 512, 64, Cls::Arith, "avx512f",
+       "r[i] = a[i] >> n (0 when n > 63)", "none"},
+      {"_mm512_mul_epu32", "", {}, {D, D}, 512, 64, Cls::Arith, "avx512f",
+       "r[i] = a[i][31:0] * b[i][31:0]", "a[i] < 2^32 and b[i] < 2^32 (higher bits are ignored)"},
+      {"_mm512_and_si512", "", {}, {D, D}, 512, 64, Cls::Arith, "avx512f", "r = a & b", "none"},
+      {"_mm512_and_epi64", "", {}, {D, D}, 512, 64, Cls::Arith, "avx512f", "r = a & b", "none"},
+      {"_mm512_or_si512", "", {}, {D, D}, 512, 64, Cls::Arith, "avx512f", "r = a | b", "none"},
+      {"_mm512_or_epi64", "", {}, {D, D}, 512, 64, Cls::Arith, "avx512f", "r = a | b", "none"},
+      {"_mm512_xor_si512", "", {}, {D, D}, 512, 64, Cls::Arith, "avx512f", "r = a ^ b", "none"},
+      {"_mm512_xor_epi64", "", {}, {D, D}, 512, 64, Cls::Arith, "avx512f", "r = a ^ b", "none"},
+      {"_mm512_andnot_si512", "", {}, {D, D}, 512, 64, Cls::Arith, "avx512f", "r = ~a & b", "none"},
+      {"_mm512_ternarylogic_epi64", "__builtin_ia32_pternlogq512_mask", {0, 1, 2, 3}, {D, D, D, I}, 512,
+       64, Cls::Arith, "avx512f",
+       "bit j of r[i] = bit (a[i]_j*4 + b[i]_j*2 + c[i]_j) of imm8", "none"},
+      {"_mm512_reduce_add_epi64", "", {}, {D}, 64, 64, Cls::Arith, "avx512f",
+       "r = sum of the 8 lanes mod 2^64", "the sum of the lanes < 2^64 (horizontal sum fits)"},
+      {"_mm256_add_epi64", "", {}, {D, D}, 256, 64, Cls::Arith, "avx2",
+       "r[i] = a[i] + b[i] mod 2^64 (4 lanes)", "a[i] + b[i] < 2^64"},
+      {"_mm_add_epi64", "", {}, {D, D}, 128, 64, Cls::Arith, "sse2",
+       "r[i] = a[i] + b[i] mod 2^64 (2 lanes)", "a[i] + b[i] < 2^64"},
+      // 64-bit lane movement and construction
+      {"_mm512_set1_epi64", "", {}, {D}, 512, 64, Cls::Move, "avx512f", "r[i] = x", "none"},
+      {"_mm512_set_epi64", "", {}, {D, D, D, D, D, D, D, D}, 512, 64, Cls::Move, "avx512f",
+       "r[i] = e_i (arguments e7 first)", "none"},
+      {"_mm512_setr_epi64", "_mm512_set_epi64", rev(8), {D, D, D, D, D, D, D, D}, 512, 64, Cls::Move,
+       "avx512f", "r[i] = e_i (arguments e0 first)", "none"},
+      {"_mm512_setzero_si512", "", {}, {}, 512, 64, Cls::Move, "avx512f", "r = 0", "none"},
+      {"_mm512_unpacklo_epi64", "", {}, {D, D}, 512, 64, Cls::Move, "avx512f",
+       "per 128-bit block j: r[2j] = a[2j], r[2j+1] = b[2j]", "none"},
+      {"_mm512_unpackhi_epi64", "", {}, {D, D}, 512, 64, Cls::Move, "avx512f",
+       "per 128-bit block j: r[2j] = a[2j+1], r[2j+1] = b[2j+1]", "none"},
+      {"_mm512_permutexvar_epi64", "", {}, {C, D}, 512, 64, Cls::Move, "avx512f",
+       "r[i] = a[idx[i] & 7]", "none"},
+      {"_mm512_permutex2var_epi64", "", {}, {D, C, D}, 512, 64, Cls::Move, "avx512f",
+       "r[i] = (idx[i] & 8 ? b : a)[idx[i] & 7]", "none"},
+      {"_mm512_shuffle_i64x2", "__builtin_ia32_shuf_i64x2", {0, 1, 2}, {D, D, I}, 512, 128, Cls::Move,
+       "avx512f", "128-bit blocks: r.blk[0,1] = a.blk[imm fields 0,1], r.blk[2,3] = b.blk[fields 2,3]",
+       "none"},
+      {"_mm512_shuffle_i32x4", "__builtin_ia32_shuf_i32x4", {0, 1, 2}, {D, D, I}, 512, 128, Cls::Move,
+       "avx512f", "128-bit blocks: r.blk[0,1] = a.blk[imm fields 0,1], r.blk[2,3] = b.blk[fields 2,3]",
+       "none"},
+      {"_mm512_mask_blend_epi64", "", {}, {K, D, D}, 512, 64, Cls::Move, "avx512f",
+       "r[i] = k_i ? w[i] : a[i]", "none"},
+      {"_mm512_maskz_mov_epi64", "", {}, {K, D}, 512, 64, Cls::Move, "avx512f",
+       "r[i] = k_i ? a[i] : 0", "none"},
+      {"_mm512_mask_mov_epi64", "", {}, {D, K, D}, 512, 64, Cls::Move, "avx512f",
+       "r[i] = k_i ? a[i] : src[i]", "none"},
+      {"_mm512_alignr_epi64", "__builtin_ia32_alignq512", {0, 1, 2}, {D, D, I}, 512, 64, Cls::Move,
+       "avx512f", "r = lanes imm..imm+7 of the 16-lane concatenation (a high, b low)", "none"},
+      {"_mm512_permutex_epi64", "__builtin_ia32_permdi512", {0, 1}, {D, I}, 512, 64, Cls::Move,
+       "avx512f", "per 256-bit half h: r[4h+j] = x[4h + imm field j]", "none"},
+      {"_mm512_extracti64x4_epi64", "__builtin_ia32_extracti64x4_mask", {0, 1}, {D, I}, 256, 64,
+       Cls::Move, "avx512f", "r = 256-bit half (imm & 1) of a", "none"},
+      {"_mm512_inserti64x4", "__builtin_ia32_inserti64x4", {0, 1, 2}, {D, D, I}, 512, 64, Cls::Move,
+       "avx512f", "r = a with 256-bit half (imm & 1) replaced by b", "none"},
+      {"_mm512_castsi512_si256", "", {}, {D}, 256, 64, Cls::Move, "avx512f", "r = low 256 bits of a",
+       "none"},
+      {"_mm512_castsi512_si128", "", {}, {D}, 128, 64, Cls::Move, "avx512f", "r = low 128 bits of a",
+       "none"},
+      {"_mm256_castsi256_si128", "", {}, {D}, 128, 64, Cls::Move, "avx", "r = low 128 bits of a",
+       "none"},
+      {"_mm256_extracti128_si256", "__builtin_ia32_extract128i256", {0, 1}, {D, I}, 128, 64, Cls::Move,
+       "avx2", "r = 128-bit half (imm & 1) of a", "none"},
+      {"_mm512_extracti32x4_epi32", "__builtin_ia32_extracti32x4_mask", {0, 1}, {D, I}, 128, 64,
+       Cls::Move, "avx512f", "r = 128-bit block (imm & 3) of a", "none"},
+      {"_mm512_inserti32x4", "__builtin_ia32_inserti32x4", {0, 1, 2}, {D, D, I}, 512, 64, Cls::Move,
+       "avx512f", "r = a with 128-bit block (imm & 3) replaced by b", "none"},
+      {"_mm_cvtsi128_si64", "", {}, {D}, 64, 64, Cls::Move, "sse2", "r = a[0]", "none"},
+      {"_mm_extract_epi64", "__builtin_ia32_vec_ext_v2di", {0, 1}, {D, I}, 64, 64, Cls::Move, "sse4.1",
+       "r = a[imm & 1]", "none"},
+      {"_mm_unpackhi_epi64", "", {}, {D, D}, 128, 64, Cls::Move, "sse2", "r = {a[1], b[1]}", "none"},
+      {"_mm512_cvtepu32_epi64", "", {}, {D}, 512, 64, Cls::Move, "avx512f",
+       "r[i] = zero-extended dword i of a (256-bit)", "none"},
+      {"_mm512_broadcast_i32x4", "", {}, {D}, 512, 128, Cls::Move, "avx512f",
+       "every 128-bit block of r = a", "none"},
+      // ChaCha20 (32-bit lanes; wrap mod 2^32 is the intended semantics)
+      {"_mm512_add_epi32", "", {}, {D, D}, 512, 32, Cls::Modular, "avx512f",
+       "r[i] = a[i] + b[i] mod 2^32", "none (modular by design)"},
+      {"_mm512_xor_epi32", "", {}, {D, D}, 512, 32, Cls::Modular, "avx512f", "r = a ^ b", "none"},
+      {"_mm512_rol_epi32", "__builtin_ia32_prold512", {0, 1}, {D, I}, 512, 32, Cls::Modular, "avx512f",
+       "r[i] = a[i] rotated left by imm mod 32", "none"},
+      {"_mm512_ror_epi32", "__builtin_ia32_prord512", {0, 1}, {D, I}, 512, 32, Cls::Modular, "avx512f",
+       "r[i] = a[i] rotated right by imm mod 32", "none"},
+      {"_mm512_slli_epi32", "", {}, {D, I}, 512, 32, Cls::Modular, "avx512f",
+       "r[i] = a[i] << n mod 2^32 (0 when n > 31)", "none (used for rotations)"},
+      {"_mm512_srli_epi32", "", {}, {D, I}, 512, 32, Cls::Modular, "avx512f",
+       "r[i] = a[i] >> n (0 when n > 31)", "none"},
+      {"_mm512_ternarylogic_epi32", "__builtin_ia32_pternlogd512_mask", {0, 1, 2, 3}, {D, D, D, I}, 512,
+       32, Cls::Modular, "avx512f", "bit j of r = bit (a_j*4 + b_j*2 + c_j) of imm8", "none"},
+      {"_mm512_shuffle_epi32", "__builtin_ia32_pshufd512", {0, 1}, {D, I}, 512, 32, Cls::Move,
+       "avx512f", "per 128-bit block: dword j = a dword (imm >> 2j) & 3", "none"},
+      {"_mm512_shuffle_epi8", "", {}, {D, C}, 512, 8, Cls::Move, "avx512bw",
+       "per 128-bit block: byte i = b_i & 0x80 ? 0 : a byte (b_i & 15)", "none"},
+      {"_mm512_set1_epi32", "", {}, {D}, 512, 32, Cls::Move, "avx512f", "r[i] = x", "none"},
+      {"_mm512_set_epi32", "", {}, {D, D, D, D, D, D, D, D, D, D, D, D, D, D, D, D}, 512, 32, Cls::Move,
+       "avx512f", "r[i] = e_i (arguments e15 first)", "none"},
+      {"_mm512_setr_epi32", "_mm512_set_epi32", rev(16),
+       {D, D, D, D, D, D, D, D, D, D, D, D, D, D, D, D}, 512, 32, Cls::Move, "avx512f",
+       "r[i] = e_i (arguments e0 first)", "none"},
+      {"_mm512_unpacklo_epi32", "", {}, {D, D}, 512, 32, Cls::Move, "avx512f",
+       "per 128-bit block: a0 b0 a1 b1", "none"},
+      {"_mm512_unpackhi_epi32", "", {}, {D, D}, 512, 32, Cls::Move, "avx512f",
+       "per 128-bit block: a2 b2 a3 b3", "none"},
+      {"_mm512_permutexvar_epi32", "", {}, {C, D}, 512, 32, Cls::Move, "avx512f",
+       "r[i] = a[idx[i] & 15]", "none"},
+      {"_mm512_permutex2var_epi32", "", {}, {D, C, D}, 512, 32, Cls::Move, "avx512f",
+       "r[i] = (idx[i] & 16 ? b : a)[idx[i] & 15]", "none"},
+      // memory
+      {"_mm512_loadu_si512", "", {}, {P}, 512, 8, Cls::Load, "avx512f", "r = the 64 bytes at p",
+       "p valid for 64 bytes (caller contract)"},
+      {"_mm512_storeu_si512", "", {}, {P, D}, 512, 8, Cls::Store, "avx512f", "the 64 bytes at p = a",
+       "p valid for 64 bytes (caller contract)"},
+      {"_mm_loadu_si128", "", {}, {P}, 128, 8, Cls::Load, "sse2", "r = the 16 bytes at p",
+       "p valid for 16 bytes (caller contract)"},
+      {"_mm_storeu_si128", "", {}, {P, D}, 128, 8, Cls::Store, "sse2", "the 16 bytes at p = a",
+       "p valid for 16 bytes (caller contract)"},
+      {"_mm512_maskz_loadu_epi8", "", {}, {K, P}, 512, 8, Cls::Load, "avx512bw",
+       "byte i = k_i ? p[i] : 0 (masked-off bytes are not read)", "p valid for the selected bytes"},
+      {"_mm512_mask_storeu_epi8", "", {}, {P, K, D}, 512, 8, Cls::Store, "avx512bw",
+       "p[i] = a byte i where k_i (others untouched)", "p valid for the selected bytes"},
+      {"_mm512_maskz_loadu_epi64", "", {}, {K, P}, 512, 64, Cls::Load, "avx512f",
+       "r[i] = k_i ? p[i] : 0", "p valid for the selected lanes"},
+      {"_mm512_mask_storeu_epi64", "", {}, {P, K, D}, 512, 64, Cls::Store, "avx512f",
+       "p[i] = a[i] where k_i", "p valid for the selected lanes"},
+      // mask conversions
+      {"_cvtu64_mask64", "", {}, {D}, 64, 64, Cls::Move, "avx512bw", "k = x", "none"},
+      {"_cvtu32_mask16", "", {}, {D}, 16, 16, Cls::Move, "avx512f", "k = x[15:0]", "none"},
+  };
+  // Models, by name (kept apart from the rows above so each row stays one readable record).
+  const std::unordered_map<std::string, Bits (*)(A)> models = {
+      {"_mm512_madd52lo_epu64", madd52lo}, {"_mm512_madd52hi_epu64", madd52hi},
+      {"_mm512_add_epi64", addq<8>}, {"_mm512_sub_epi64", subq<8>},
+      {"_mm512_slli_epi64", slliq<8>}, {"_mm512_srli_epi64", srliq<8>},
+      {"_mm512_mul_epu32", muludq}, {"_mm512_and_si512", and_<8>}, {"_mm512_and_epi64", and_<8>},
+      {"_mm512_or_si512", or_<8>}, {"_mm512_or_epi64", or_<8>}, {"_mm512_xor_si512", xor_<8>},
+      {"_mm512_xor_epi64", xor_<8>}, {"_mm512_andnot_si512", andnot},
+      {"_mm512_ternarylogic_epi64", ternlog}, {"_mm512_reduce_add_epi64", reduceAddQ},
+      {"_mm256_add_epi64", addq<4>}, {"_mm_add_epi64", addq<2>},
+      {"_mm512_set1_epi64", set1q}, {"_mm512_set_epi64", setq}, {"_mm512_setr_epi64", setq},
+      {"_mm512_setzero_si512", setzero}, {"_mm512_unpacklo_epi64", unpackloq},
+      {"_mm512_unpackhi_epi64", unpackhiq}, {"_mm512_permutexvar_epi64", permxvarq},
+      {"_mm512_permutex2var_epi64", permx2varq}, {"_mm512_shuffle_i64x2", shuf128},
+      {"_mm512_shuffle_i32x4", shuf128}, {"_mm512_mask_blend_epi64", blendq},
+      {"_mm512_maskz_mov_epi64", maskzmovq}, {"_mm512_mask_mov_epi64", maskmovq},
+      {"_mm512_alignr_epi64", alignrq}, {"_mm512_permutex_epi64", permutexq},
+      {"_mm512_extracti64x4_epi64", extract256}, {"_mm512_inserti64x4", insert256},
+      {"_mm512_castsi512_si256", low256}, {"_mm512_castsi512_si128", low128},
+      {"_mm256_castsi256_si128", low128}, {"_mm256_extracti128_si256", extract128of256},
+      {"_mm512_extracti32x4_epi32", extract128of512}, {"_mm512_inserti32x4", insert128},
+      {"_mm_cvtsi128_si64", cvtsi128si64}, {"_mm_extract_epi64", extractq128},
+      {"_mm_unpackhi_epi64", unpackhiq128}, {"_mm512_cvtepu32_epi64", zext32to64},
+      {"_mm512_broadcast_i32x4", broadcast128},
+      {"_mm512_add_epi32", addd}, {"_mm512_xor_epi32", xor_<8>}, {"_mm512_rol_epi32", rold},
+      {"_mm512_ror_epi32", rord}, {"_mm512_slli_epi32", sllid}, {"_mm512_srli_epi32", srlid},
+      {"_mm512_ternarylogic_epi32", ternlog}, {"_mm512_shuffle_epi32", shufd},
+      {"_mm512_shuffle_epi8", pshufb}, {"_mm512_set1_epi32", set1d}, {"_mm512_set_epi32", setd},
+      {"_mm512_setr_epi32", setd}, {"_mm512_unpacklo_epi32", unpacklod},
+      {"_mm512_unpackhi_epi32", unpackhid}, {"_mm512_permutexvar_epi32", permxvard},
+      {"_mm512_permutex2var_epi32", permx2vard},
+      {"_mm512_loadu_si512", loadu512}, {"_mm512_storeu_si512", storeu512},
+      {"_mm_loadu_si128", loadu128}, {"_mm_storeu_si128", storeu128},
+      {"_mm512_maskz_loadu_epi8", maskzloadb}, {"_mm512_mask_storeu_epi8", maskstoreb},
+      {"_mm512_maskz_loadu_epi64", maskzloadq}, {"_mm512_mask_storeu_epi64", maskstoreq},
+      {"_cvtu64_mask64", ident}, {"_cvtu32_mask16", truncTo<16>},
+  };
+  for (auto &e : t) {
+    auto it = models.find(e.name);
+    e.model = it == models.end() ? nullptr : it->second;
+  }
+  return t;
+}
+
+}  // namespace
+
+const std::vector<Intrinsic> &intrinsicTable() {
+  static const std::vector<Intrinsic> t = build();
+  return t;
+}
+
+const Intrinsic *findIntrinsic(const std::string &name) {
+  static const std::unordered_map<std::string, const Intrinsic *> idx = [] {
+    std::unordered_map<std::string, const Intrinsic *> m;
+    for (const auto &e : intrinsicTable()) m[e.name] = &e;
+    return m;
+  }();
+  auto it = idx.find(name);
+  return it == idx.end() ? nullptr : it->second;
+}
+
+}  // namespace cv

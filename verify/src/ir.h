@@ -1,0 +1,138 @@
+// ir.h: the verifier's own model of an emitted kernel file.
+//
+// The Clang front end (frontend.cpp) lowers the emitted dialect (emitted/README.md) into this
+// small tree so that the interpreters never see Clang types: one node per C expression or
+// statement, intrinsic calls by their Intel name, constants folded, every node tied to its
+// emitted file:line:col. Nothing here knows about Poly1305 or ChaCha20.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cv {
+
+using u128 = unsigned __int128;
+
+struct SrcLoc {
+  unsigned line = 0, col = 0;
+};
+
+// The types the dialect allows. Vectors carry their width in bits; masks their lane count;
+// integers their width and signedness; pointers and arrays the element width.
+struct Type {
+  enum Kind { Void, Bool, Int, Vec, Mask, Ptr, Array } kind = Void;
+  unsigned bits = 0;       // Int: width; Vec: 128/256/512; Mask: lanes; Ptr/Array: element width
+  bool isSigned = false;   // Int (and Ptr/Array element)
+  bool elemIsVec = false;  // Ptr/Array of vectors
+  uint64_t count = 0;      // Array: element count
+  std::string spelling;    // as written (typedef sugar kept): "uint64_t", "__m512i", ...
+};
+
+struct Expr;
+using ExprP = std::shared_ptr<Expr>;
+
+struct Expr {
+  enum Kind {
+    Const,     // integer constant (value), folded by Clang from a constant expression
+    Var,       // reference to variable `var`
+    Intrin,    // Intel intrinsic `name` (macro intrinsics: the macro's name), args
+    Call,      // call of file-local helper `name` (function index `fn`), args
+    Bin,       // op in {+,-,*,/,%,<<,>>,&,|,^,==,!=,<,<=,>,>=,&&,||}
+    Un,        // op in {-,~,!}
+    Cast,      // conversion to `ty` of args[0] (integer width change or vector bitcast)
+    Index,     // args[0][args[1]] (array or pointer element, lvalue)
+    Deref,     // *args[0]
+    AddrOf,    // &args[0]
+    Cond,      // args[0] ? args[1] : args[2]
+    Assign,    // args[0] = args[1]   (op empty) or args[0] op= args[1]
+    IncDec,    // op in {"++pre","--pre","post++","post--"} of args[0]
+    InitList,  // { args... } (array initialisers)
+  } kind;
+  Type ty;
+  SrcLoc loc;
+  std::string name;  // Intrin/Call name, Bin/Un/Assign/IncDec op, Var name
+  std::string builtin;  // Intrin: the __builtin_ia32_* a macro intrinsic expanded to ("" for functions)
+  int var = -1;      // Var: variable index in File::vars
+  int fn = -1;       // Call: function index in File::funcs
+  u128 value = 0;    // Const (two's complement in ty.bits)
+  std::vector<ExprP> args;
+  std::string text;  // source text (short), for messages
+};
+
+// `// chapoly-invariant: VAR <= 0xHEX` immediately before a loop.
+struct Invariant {
+  std::string var;
+  u128 bound = 0;
+  SrcLoc loc;
+};
+
+struct Stmt;
+using StmtP = std::shared_ptr<Stmt>;
+
+struct Stmt {
+  enum Kind { Decl, ExprS, If, While, For, DoWhile, Return, Block, Break, Continue, Null } kind;
+  SrcLoc loc;
+  int var = -1;          // Decl
+  ExprP e;               // Decl init (may be null) / ExprS / If, While, For cond / Return value
+  ExprP inc;             // For increment
+  StmtP init;            // For init
+  StmtP then, els;       // If branches; loops: then = body
+  std::vector<StmtP> body;  // Block
+  std::vector<Invariant> invariants;  // loops
+  bool noScope = false;  // Block made from one declaration group: no scope of its own
+};
+
+struct Var {
+  std::string name;
+  Type ty;
+  bool isParam = false;
+  bool isRef = false;     // T & parameter (aliases the caller's variable)
+  bool isGlobal = false;  // file-scope (static const tables)
+  bool isConst = false;
+  ExprP init;             // globals: initialiser
+  SrcLoc loc;
+};
+
+struct Function {
+  std::string name;
+  Type ret;
+  std::vector<int> params;  // indices into File::vars
+  StmtP body;
+  bool isExported = false;  // extern "C", not static: a kernel entry point
+  bool isStaticInline = false;
+  SrcLoc loc;
+  SrcLoc endLoc;
+  std::vector<std::string> markers;  // `// chapoly-...` marker comments just above the function
+};
+
+struct File {
+  std::string path;
+  std::vector<std::string> lines;  // the source, for messages and comment scanning
+  std::vector<Var> vars;
+  std::vector<Function> funcs;
+  std::vector<int> globals;
+  int findFunc(const std::string &n) const {
+    for (size_t i = 0; i < funcs.size(); ++i)
+      if (funcs[i].name == n) return (int)i;
+    return -1;
+  }
+};
+
+// Lowering failures are reported with a location and end the run with exit status 2.
+struct FrontendError {
+  std::string file;
+  SrcLoc loc;
+  std::string msg;
+};
+
+// Parse `path` with the given compile flags (the ones the runtime compiles it with).
+// Returns false and fills `errs` on parse errors or constructs outside the dialect.
+bool parseKernelFile(const std::string &path, const std::vector<std::string> &flags, File &out,
+                     std::vector<FrontendError> &errs);
+
+std::string hex(u128 v);
+
+}  // namespace cv

@@ -1,0 +1,217 @@
+// report.cpp: reports in the CryptoLine spirit (numbered obligations tied to emitted file:line,
+// OK / FAILED / TIMEOUT) and failures in the LLVM diagnostic style.
+#include "report.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+#include "intrinsics.h"
+
+namespace cv {
+
+std::vector<std::string> trustBase() {
+  return {
+      "Clang 16 parses the emitted C++ with the runtime's compile flags (the AST is what is proved)",
+      "Z3 4.8.12 decides each query (unsat = proved; unknown is reported as TIMEOUT, never a pass)",
+      "the intrinsic semantics table (verify/src/intrinsics.cpp), each entry tested against the real "
+      "instruction by tests/verify/intrinsics_test.cpp",
+      "kernel inputs are arbitrary: every byte of message, key, nonce and AAD, every length, "
+      "counter and pointer value the parameter types allow (no caller contract is assumed)",
+      "memory outside the kernel's own local arrays is arbitrary on every read (loads are unbounded)",
+      "`// chapoly-invariant:` comments are assumptions at loop heads only after they are proved on "
+      "entry and at the end of the body",
+      "this verifier's own code: the interval rules (every step re-checked by Z3), the inliner and "
+      "the symbolic evaluators",
+  };
+}
+
+std::vector<std::pair<std::string, std::string>> obligationKinds() {
+  return {
+      {"ifma-operand", "a vpmadd52 multiplicand is < 2^52 (the instruction ignores bits 63:52)"},
+      {"mul32-operand", "a vpmuludq operand is < 2^32"},
+      {"add-no-wrap", "a 64-bit lane sum (add or IFMA accumulate) does not wrap"},
+      {"sub-no-borrow", "a 64-bit lane difference does not go below zero"},
+      {"shl-no-drop", "a 64-bit lane left shift drops no set bit"},
+      {"hsum-fits", "a horizontal sum of the lanes fits in 64 bits"},
+      {"scalar-add-no-wrap", "a 64/128-bit scalar limb sum does not wrap"},
+      {"scalar-sub-no-borrow", "a 64/128-bit scalar limb difference does not borrow"},
+      {"scalar-mul-no-wrap", "a 64/128-bit scalar limb product does not wrap"},
+      {"scalar-shl-no-drop", "a 64/128-bit scalar limb left shift drops no set bit"},
+      {"invariant-entry", "a chapoly-invariant bound holds when the loop is entered"},
+      {"invariant-close", "a chapoly-invariant bound holds again at the end of the loop body"},
+      {"loop-bound", "a loop-carried limb without an invariant keeps a finite bound"},
+      {"bound", "an intermediate interval proposed by interval arithmetic, confirmed by Z3"},
+      {"final-reduction-input", "bounds of the final-reduction helper's inputs (used by its proof)"},
+      {"final-reduction", "the final reduction yields h mod 2^130-5 (fully reduced) for all inputs "
+                          "within the proven bounds"},
+      {"final-add-s", "the tag is (h mod p + s) mod 2^128, little-endian"},
+      {"message-limbs", "message limbs m0 + 2^44 m1 + 2^88 m2 equal the 16-byte block plus 2^128"},
+      {"block-step", "a Poly1305 step computes (h + m) * r^n mod 2^130-5 in every lane"},
+      {"chacha-round", "a vector double round equals RFC 8439's quarter rounds on columns and diagonals"},
+  };
+}
+
+bool allOk(const std::vector<KernelResult> &ks) {
+  for (const auto &k : ks) {
+    if (!k.errors.empty()) return false;
+    for (const auto &o : k.obligations)
+      if (!o.skipped && o.res != Res::OK) return false;
+  }
+  return true;
+}
+
+static std::string headroom(const Obligation &o) {
+  if (!o.hasLimit || o.limit == 0) return "-";
+  double h = log2u(o.limit + (o.limit == ~(u128)0 ? 0 : 1)) - log2u(o.max + 1);
+  if (o.limit == ~(u128)0) h = 128 - log2u(o.max + 1);
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f", h < 0 ? 0.0 : h);
+  return b;
+}
+
+static std::string base(const std::string &p) {
+  size_t k = p.find_last_of('/');
+  return k == std::string::npos ? p : p.substr(k + 1);
+}
+
+void printText(std::ostream &os, const RunInfo &run, const std::vector<KernelResult> &ks, bool verbose) {
+  os << "chapoly-verify report\n";
+  os << "files:";
+  for (const auto &f : run.files) os << " " << f;
+  os << "\ncompile flags:";
+  for (const auto &f : run.flags) os << " " << f;
+  os << "\nper-query timeout: " << run.timeoutMs << " ms\n\ntrust base (assumed, not proved):\n";
+  for (const auto &t : trustBase()) os << "  - " << t << "\n";
+  for (const auto &k : ks) {
+    size_t ok = 0, failed = 0, to = 0, bound = 0, skipped = 0;
+    for (const auto &o : k.obligations) {
+      if (o.skipped) {
+        ++skipped;
+        continue;
+      }
+      if (o.kind == "bound") {
+        ++bound;
+        if (o.res != Res::OK) (o.res == Res::TIMEOUT ? to : failed)++;
+        continue;
+      }
+      (o.res == Res::OK ? ok : o.res == Res::TIMEOUT ? to : failed)++;
+    }
+    os << "\nkernel " << k.kernel << " (" << k.file << ")\n";
+    os << "  " << std::left << std::setw(5) << "#" << std::setw(22) << "kind" << std::setw(12) << "line:col"
+       << std::setw(20) << "proven max" << std::setw(20) << "limit" << std::setw(9) << "headroom"
+       << std::setw(9) << "ms" << std::setw(8) << "result" << "what\n";
+    for (const auto &o : k.obligations) {
+      if (o.skipped) continue;
+      if (o.kind == "bound" && !verbose && o.res == Res::OK) continue;
+      std::ostringstream ms;
+      ms << std::fixed << std::setprecision(1) << o.ms;
+      os << "  " << std::left << std::setw(5) << o.id << std::setw(22) << o.kind << std::setw(12)
+         << (std::to_string(o.loc.line) + ":" + std::to_string(o.loc.col)) << std::setw(20)
+         << (o.hasLimit || o.kind == "bound" ? hex(o.max) : "-") << std::setw(20)
+         << (o.hasLimit ? hex(o.limit) : "-") << std::setw(9) << headroom(o) << std::setw(9) << ms.str()
+         << std::setw(8) << resName(o.res) << o.what << "\n";
+    }
+    for (const auto &e : k.errors) os << "  " << e << "\n";
+    std::ostringstream ms;
+    ms << std::fixed << std::setprecision(0) << k.ms;
+    os << "  summary: " << ok << " obligations OK, " << failed << " FAILED, " << to << " TIMEOUT";
+    if (skipped) os << ", " << skipped << " not selected";
+    os << "; " << bound << " intermediate bounds confirmed by Z3; " << k.errors.size() << " errors; "
+       << ms.str() << " ms\n";
+  }
+  std::ostringstream ms;
+  ms << std::fixed << std::setprecision(0) << run.totalMs;
+  os << "\nresult: " << (allOk(ks) ? "OK" : "FAILED") << " (" << run.queries << " Z3 queries, "
+     << run.cacheHits << " answered from cache, " << ms.str() << " ms)\n";
+}
+
+void printDiagnostics(std::ostream &os, const RunInfo &run, const std::vector<KernelResult> &ks) {
+  for (const auto &k : ks) {
+    for (const auto &e : k.errors) os << e << "\n";
+    for (const auto &o : k.obligations) {
+      if (o.skipped || o.res == Res::OK) continue;
+      os << o.file << ":" << o.loc.line << ":" << o.loc.col << ": error: kernel " << k.kernel
+         << ": obligation " << o.id << " (" << o.kind << ") " << (o.res == Res::TIMEOUT ? "timed out" : "failed")
+         << ": " << o.what;
+      if (o.hasLimit) os << ": computed bound " << hex(o.max) << " exceeds required " << hex(o.limit);
+      os << "\n";
+      if (!o.cex.empty())
+        os << o.file << ":" << o.loc.line << ":" << o.loc.col << ": note: "
+           << (o.res == Res::FAILED ? "counterexample (Z3 model): " : "") << o.cex << "\n";
+      if (!o.note.empty()) os << "note: " << o.note << "\n";
+      if (!o.context.empty()) os << "note: " << o.context << "\n";
+      if (!o.spec.empty()) os << "note: spec: " << o.spec << "\n";
+      os << "note: re-run alone: chapoly-verify --kernel " << k.kernel << " --obligation " << o.id;
+      for (const auto &f : run.files) os << " " << f;
+      if (!run.flags.empty()) {
+        os << " --";
+        for (const auto &f : run.flags) os << " " << f;
+      }
+      os << "\n";
+    }
+  }
+}
+
+std::string jsonReport(const RunInfo &run, const std::vector<KernelResult> &ks) {
+  using nlohmann::json;
+  json j;
+  j["tool"] = "chapoly-verify";
+  j["files"] = run.files;
+  j["compile_flags"] = run.flags;
+  j["timeout_ms"] = run.timeoutMs;
+  j["trust_base"] = trustBase();
+  json kinds = json::object();
+  for (auto &[k, v] : obligationKinds()) kinds[k] = v;
+  j["obligation_kinds"] = kinds;
+  j["intrinsic_table_entries"] = intrinsicTable().size();
+  j["result"] = allOk(ks) ? "OK" : "FAILED";
+  j["time_ms"] = run.totalMs;
+  j["z3_queries"] = run.queries;
+  j["z3_cache_hits"] = run.cacheHits;
+  json karr = json::array();
+  for (const auto &k : ks) {
+    json kj;
+    kj["kernel"] = k.kernel;
+    kj["file"] = k.file;
+    kj["time_ms"] = k.ms;
+    kj["errors"] = k.errors;
+    json oarr = json::array();
+    size_t ok = 0, bad = 0;
+    for (const auto &o : k.obligations) {
+      json oj;
+      oj["id"] = o.id;
+      oj["kind"] = o.kind;
+      oj["file"] = o.file;
+      oj["line"] = o.loc.line;
+      oj["col"] = o.loc.col;
+      oj["what"] = o.what;
+      oj["intrinsic"] = o.intrinsic;
+      if (o.hasLimit || o.kind == "bound") oj["max"] = hex(o.max);
+      if (o.hasLimit) {
+        oj["limit"] = hex(o.limit);
+        oj["headroom_bits"] = std::stod(headroom(o) == "-" ? "0" : headroom(o));
+      }
+      oj["time_ms"] = o.ms;
+      oj["queries"] = o.queries;
+      oj["result"] = o.skipped ? "SKIPPED" : resName(o.res);
+      if (!o.cex.empty()) oj["counterexample"] = o.cex;
+      if (!o.context.empty()) oj["context"] = o.context;
+      if (!o.spec.empty()) oj["spec"] = o.spec;
+      if (!o.note.empty()) oj["note"] = o.note;
+      if (!o.skipped) (o.res == Res::OK ? ok : bad)++;
+      oarr.push_back(oj);
+    }
+    kj["obligations"] = oarr;
+    kj["ok"] = ok;
+    kj["not_ok"] = bad;
+    karr.push_back(kj);
+  }
+  j["kernels"] = karr;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace cv
