@@ -376,8 +376,9 @@ struct Lowerer {
     std::vector<Invariant> out;
     for (int l = (int)line - 2; l >= 0; --l) {
       std::string s = file.lines[(size_t)l];
-      size_t p = s.find_first_not_of(" \t");
-      if (p == std::string::npos || s.compare(p, 2, "//") != 0) break;
+      size_t p = s.find_first_not_of(" \t\r");
+      if (p == std::string::npos) continue;  // blank lines may separate the comment block
+      if (s.compare(p, 2, "//") != 0) break;
       size_t k = s.find("chapoly-invariant:");
       if (k == std::string::npos) continue;
       std::string rest = s.substr(k + 18);

@@ -261,6 +261,55 @@ Bits broadcast128(A a) {
   return r;
 }
 
+Bits broadcastd(A a) {
+  return lanes(32, 16, [](A a, unsigned) { return a[0].get(32, 0); }, a);
+}
+Bits maskzpermxvarq(A a) {  // (k, idx, a)
+  Bits r;
+  for (unsigned i = 0; i < 8; ++i) r.w[i] = ((a[0].w[0] >> i) & 1) ? a[2].w[a[1].w[i] & 7] : 0;
+  return r;
+}
+Bits maskzset1q(A a) {  // (k, x)
+  Bits r;
+  for (unsigned i = 0; i < 8; ++i) r.w[i] = ((a[0].w[0] >> i) & 1) ? a[1].w[0] : 0;
+  return r;
+}
+Bits maskzset1b(A a) {  // (k, x)
+  return lanes(8, 64, [](A a, unsigned i) -> uint64_t { return ((a[0].w[0] >> i) & 1) ? (a[1].w[0] & 0xff) : 0; }, a);
+}
+Bits bslli128(A a) {  // (a, imm): 128-bit value shifted left by imm bytes (0 when imm > 15)
+  return lanes(8, 16, [](A a, unsigned i) -> uint64_t {
+    uint64_t s = imm(a, 1) & 0xff;
+    if (s > 15 || i < s) return 0;
+    return a[0].get(8, (unsigned)(i - s));
+  }, a);
+}
+Bits shufd128(A a) {  // (a, imm)
+  return lanes(32, 4, [](A a, unsigned i) { return a[0].get(32, (unsigned)((imm(a, 1) >> (2 * i)) & 3)); }, a);
+}
+Bits setrd128(A a) {  // e0 .. e3
+  return lanes(32, 4, [](A a, unsigned i) { return a[i].w[0] & 0xffffffffu; }, a);
+}
+Bits setq128(A a) {  // (e1, e0)
+  Bits r;
+  r.w[0] = a[1].w[0];
+  r.w[1] = a[0].w[0];
+  return r;
+}
+template <unsigned W>
+Bits bzhi(A a) {  // (x, n): bits n[7:0] and up cleared
+  uint64_t n = a[1].w[0] & 0xff;
+  uint64_t x = W == 64 ? a[0].w[0] : (a[0].w[0] & 0xffffffffu);
+  if (n < W) x &= (n == 0 ? 0 : (~0ull >> (64 - n)));
+  return scalar(x);
+}
+Bits maskzloadb128(A a) {  // (k, p)
+  Bits r;
+  for (unsigned i = 0; i < 16; ++i)
+    if ((a[0].w[0] >> i) & 1) r.set(8, i, a[1].get(8, i));
+  return r;
+}
+
 // ---- 32-bit lane arithmetic (ChaCha20: wraps mod 2^32 by design) ----
 Bits addd(A a) {
   return lanes(32, 16, [](A a, unsigned i) { return (a[0].get(32, i) + a[1].get(32, i)) & 0xffffffffu; }, a);
@@ -462,6 +511,25 @@ std::vector<Intrinsic> build() {
        "r[i] = zero-extended dword i of a (256-bit)", "none"},
       {"_mm512_broadcast_i32x4", "", {}, {D}, 512, 128, Cls::Move, "avx512f",
        "every 128-bit block of r = a", "none"},
+      {"_mm512_broadcastd_epi32", "", {}, {D}, 512, 32, Cls::Move, "avx512f",
+       "every dword of r = dword 0 of a (128-bit)", "none"},
+      {"_mm512_maskz_permutexvar_epi64", "", {}, {K, C, D}, 512, 64, Cls::Move, "avx512f",
+       "r[i] = k_i ? a[idx[i] & 7] : 0", "none"},
+      {"_mm512_maskz_set1_epi64", "", {}, {K, D}, 512, 64, Cls::Move, "avx512f", "r[i] = k_i ? x : 0",
+       "none"},
+      {"_mm512_maskz_set1_epi8", "", {}, {K, D}, 512, 8, Cls::Move, "avx512bw",
+       "byte i of r = k_i ? x[7:0] : 0", "none"},
+      {"_mm_bslli_si128", "__builtin_ia32_pslldqi128_byteshift", {0, 1}, {D, I}, 128, 8, Cls::Move, "sse2",
+       "r = a shifted left by imm bytes (0 when imm > 15)", "none"},
+      {"_mm_shuffle_epi32", "__builtin_ia32_pshufd", {0, 1}, {D, I}, 128, 32, Cls::Move, "sse2",
+       "dword j of r = dword (imm >> 2j) & 3 of a", "none"},
+      {"_mm_setr_epi32", "", {}, {D, D, D, D}, 128, 32, Cls::Move, "sse2", "r[i] = e_i (e0 first)", "none"},
+      {"_mm_set_epi64x", "", {}, {D, D}, 128, 64, Cls::Move, "sse2", "r = {e0, e1} (arguments e1, e0)",
+       "none"},
+      {"_bzhi_u64", "", {}, {D, D}, 64, 64, Cls::Modular, "bmi2",
+       "r = x with bits n[7:0]..63 cleared (x when n[7:0] >= 64)", "none (masks and lengths only)"},
+      {"_bzhi_u32", "", {}, {D, D}, 32, 32, Cls::Modular, "bmi2",
+       "r = x with bits n[7:0]..31 cleared (x when n[7:0] >= 32)", "none (masks and lengths only)"},
       // ChaCha20 (32-bit lanes; wrap mod 2^32 is the intended semantics)
       {"_mm512_add_epi32", "", {}, {D, D}, 512, 32, Cls::Modular, "avx512f",
        "r[i] = a[i] + b[i] mod 2^32", "none (modular by design)"},
@@ -507,6 +575,8 @@ std::vector<Intrinsic> build() {
        "byte i = k_i ? p[i] : 0 (masked-off bytes are not read)", "p valid for the selected bytes"},
       {"_mm512_mask_storeu_epi8", "", {}, {P, K, D}, 512, 8, Cls::Store, "avx512bw",
        "p[i] = a byte i where k_i (others untouched)", "p valid for the selected bytes"},
+      {"_mm_maskz_loadu_epi8", "", {}, {K, P}, 128, 8, Cls::Load, "avx512bw+avx512vl",
+       "byte i = k_i ? p[i] : 0 (16 bytes; masked-off bytes are not read)", "p valid for the selected bytes"},
       {"_mm512_maskz_loadu_epi64", "", {}, {K, P}, 512, 64, Cls::Load, "avx512f",
        "r[i] = k_i ? p[i] : 0", "p valid for the selected lanes"},
       {"_mm512_mask_storeu_epi64", "", {}, {P, K, D}, 512, 64, Cls::Store, "avx512f",
@@ -550,6 +620,11 @@ std::vector<Intrinsic> build() {
       {"_mm_loadu_si128", loadu128}, {"_mm_storeu_si128", storeu128},
       {"_mm512_maskz_loadu_epi8", maskzloadb}, {"_mm512_mask_storeu_epi8", maskstoreb},
       {"_mm512_maskz_loadu_epi64", maskzloadq}, {"_mm512_mask_storeu_epi64", maskstoreq},
+      {"_mm512_broadcastd_epi32", broadcastd}, {"_mm512_maskz_permutexvar_epi64", maskzpermxvarq},
+      {"_mm512_maskz_set1_epi64", maskzset1q}, {"_mm512_maskz_set1_epi8", maskzset1b},
+      {"_mm_bslli_si128", bslli128}, {"_mm_shuffle_epi32", shufd128}, {"_mm_setr_epi32", setrd128},
+      {"_mm_set_epi64x", setq128}, {"_bzhi_u64", bzhi<64>}, {"_bzhi_u32", bzhi<32>},
+      {"_mm_maskz_loadu_epi8", maskzloadb128},
       {"_cvtu64_mask64", ident}, {"_cvtu32_mask16", truncTo<16>},
   };
   for (auto &e : t) {

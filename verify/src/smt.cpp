@@ -67,11 +67,20 @@ static std::string key(const OpQuery &q, u128 lo, u128 hi) {
 Outcome Prover::checkRange(const OpQuery &q, u128 lo, u128 hi) {
   std::string k = key(q, lo, hi);
   auto it = cache_.find(k);
+  auto name = [&](const Outcome &o) {
+    if (o.res != Res::FAILED || o.vals.empty()) return o.cex;
+    std::string cex;
+    for (size_t i = 0; i + 1 < o.vals.size(); ++i) {
+      std::string nm = i < q.names.size() && !q.names[i].empty() ? q.names[i] : "x" + std::to_string(i);
+      cex += (i ? ", " : "") + nm + " = " + o.vals[i];
+    }
+    return cex + " -> result " + o.vals.back();
+  };
   if (it != cache_.end()) {
     ++hits_;
     Outcome o = it->second;
     o.cached = true;
-    // A cached counterexample names the inputs of the first query; rename for this one.
+    o.cex = name(o);
     return o;
   }
   ++queries_;
@@ -149,16 +158,14 @@ Outcome Prover::checkRange(const OpQuery &q, u128 lo, u128 hi) {
   } else if (cr == z3::sat) {
     o.res = Res::FAILED;
     z3::model m = s.get_model();
-    std::string cex;
     for (size_t i = 0; i < xs.size(); ++i) {
       z3::expr v = m.eval(xs[i], true);
-      std::string nm = i < q.names.size() && !q.names[i].empty() ? q.names[i] : "x" + std::to_string(i);
-      cex += (i ? ", " : "") + nm + " = " + hex(parseDec(v.get_decimal_string(0)));
+      o.vals.push_back(hex(parseDec(v.get_decimal_string(0))));
     }
     z3::expr rv = m.eval(r, true);
     std::string rs = rv.get_decimal_string(0);
-    cex += " -> result " + (rs.size() && rs[0] == '-' ? "-" + hex(parseDec(rs)) : hex(parseDec(rs)));
-    o.cex = cex;
+    o.vals.push_back(rs.size() && rs[0] == '-' ? "-" + hex(parseDec(rs)) : hex(parseDec(rs)));
+    o.cex = name(o);
   } else {
     o.res = Res::TIMEOUT;
     o.cex = "solver returned unknown (" + s.reason_unknown() + ")";

@@ -46,7 +46,8 @@ struct OpQuery {
 
 struct Outcome {
   Res res = Res::OK;
-  std::string cex;   // "x = 0x..., y = 0x... -> r = 0x..." when FAILED
+  std::string cex;   // "x = 0x..., y = 0x... -> r = 0x..." when FAILED (named after the query)
+  std::vector<std::string> vals;  // model values of the inputs, then of the result
   double ms = 0;
   bool cached = false;
 };
