@@ -57,7 +57,8 @@ int main(int argc, char **argv) {
   app.add_option("--report-json", jsonPath, "write the JSON report here");
   app.add_option("--report", textPath, "write the text report here (default: standard output)");
   app.add_option("--stamp", stampPath, "on success, write this proof stamp (removed on failure)");
-  app.add_option("--stamp-input", stampInputs, "extra file recorded in the stamp (spec, header)");
+  app.add_option("--stamp-input", stampInputs, "extra file recorded in the stamp (spec, header)")
+      ->allow_extra_args(false);
   app.add_option("--kernel", kernelOnly, "prove only this exported function");
   app.add_option("--obligation", only, "re-run one obligation: its number, LINE or KIND:LINE");
   app.add_option("--timeout-ms", timeoutMs, "per-query Z3 timeout in milliseconds")->check(CLI::PositiveNumber);
