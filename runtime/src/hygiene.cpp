@@ -26,11 +26,39 @@ int ct_equal(const uint8_t *a, const uint8_t *b, size_t len) {
   return static_cast<int>(((diff - 1) >> 8) & 1);
 }
 
+// CHAPOLY_STACK_BURN_BYTES (set by runtime/CMakeLists.txt) must cover the deepest kernel frame:
+// the optimized AVX-512 kernels reserve up to ~3.6 KiB (spilled zmm state), so 8 KiB by default;
+// unoptimized or sanitized kernels reserve far more (ASan -O0: ~800 KiB), so such builds burn
+// 1 MiB. tests/test_hygiene.cpp checks that no key word survives below the caller.
+#ifndef CHAPOLY_STACK_BURN_BYTES
+#define CHAPOLY_STACK_BURN_BYTES 8192
+#endif
+
+size_t stack_burn_bytes() { return CHAPOLY_STACK_BURN_BYTES; }
+
 // noinline, so its frame is a fresh region below the caller: the same region the kernel's frames
-// used. 4 KiB covers the emitted kernels' frames (spilled vectors, key schedule copies).
+// used.
 __attribute__((noinline)) void burn_stack() {
-  unsigned char region[4096];
+  unsigned char region[CHAPOLY_STACK_BURN_BYTES];
   secure_wipe(region, sizeof region);
+}
+
+// The portable code is compiled for baseline x86-64, so the compiler can only have left secrets
+// (copies of key words, keystream) in the low 128 bits of xmm0-15; clear those.
+__attribute__((noinline)) void scrub_sse_registers() {
+#if defined(__x86_64__)
+  __asm__ __volatile__(
+      "pxor %%xmm0, %%xmm0\n\t"   "pxor %%xmm1, %%xmm1\n\t"   "pxor %%xmm2, %%xmm2\n\t"
+      "pxor %%xmm3, %%xmm3\n\t"   "pxor %%xmm4, %%xmm4\n\t"   "pxor %%xmm5, %%xmm5\n\t"
+      "pxor %%xmm6, %%xmm6\n\t"   "pxor %%xmm7, %%xmm7\n\t"   "pxor %%xmm8, %%xmm8\n\t"
+      "pxor %%xmm9, %%xmm9\n\t"   "pxor %%xmm10, %%xmm10\n\t" "pxor %%xmm11, %%xmm11\n\t"
+      "pxor %%xmm12, %%xmm12\n\t" "pxor %%xmm13, %%xmm13\n\t" "pxor %%xmm14, %%xmm14\n\t"
+      "pxor %%xmm15, %%xmm15\n\t"
+      :
+      :
+      : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10",
+        "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory");
+#endif
 }
 
 }  // namespace chapoly::internal

@@ -99,8 +99,13 @@ void secure_wipe(void *p, size_t len);
 // ct_equal returns 1 if the `len` bytes at `a` and `b` are equal, else 0; its running time
 // depends only on `len`.
 int ct_equal(const uint8_t *a, const uint8_t *b, size_t len);
-// burn_stack zeroes 4 KiB of stack below the caller's frame (where a kernel's frames were).
+// burn_stack zeroes stack_burn_bytes() of stack below the caller's frame (where a kernel's
+// frames were): 8 KiB in optimized builds, 1 MiB in unoptimized or sanitized ones.
 void burn_stack();
+size_t stack_burn_bytes();
+// scrub_sse_registers zeroes xmm0-15 (baseline x86-64; a no-op elsewhere): after the portable
+// code, which the compiler may have vectorized or copied through them.
+void scrub_sse_registers();
 // scrub_avx512_registers zeroes zmm0-zmm31 (then vzeroupper). Only call it on a CPU with
 // AVX-512F, i.e. after an AVX-512 kernel ran. Defined only in builds with the avx512 backend.
 void scrub_avx512_registers();
