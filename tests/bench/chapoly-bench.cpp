@@ -507,8 +507,8 @@ int main(int argc, char **argv) {
   app.add_option("--rounds", rounds, "timed rounds (default 201, --quick 61)")
       ->check(CLI::Range(1, 100000));
   app.add_option("--batch-ms", batch_ms,
-                 "target milliseconds per timed batch; the message count per size is calibrated "
-                 "once and shared by all implementations (default 2, --quick 1)")
+                 "target milliseconds per timed batch; the message count per size and "
+                 "implementation is calibrated once (default 2, --quick 1)")
       ->check(CLI::Range(0.01, 1000.0));
   app.add_option("--only", only,
                  "run only these implementations, comma separated (chapoly-avx512, "
@@ -579,23 +579,25 @@ int main(int argc, char **argv) {
       die("reference seal failed");
   }
 
-  // Calibrate the batch length per size: every implementation seals and opens a pilot batch;
-  // the count that makes the geometric mean of their times equal --batch-ms is used by all, so
-  // the batches of one size carry the same bytes whoever runs them.
+  // Calibrate the batch length per size and implementation: each one seals and opens a pilot
+  // batch (best of 3), and gets the message count that makes its batch last about --batch-ms.
+  // Every batch is then equally long in time, so a slow implementation (the portable
+  // reference) neither dominates the run time nor gets batches too short to time well.
   const size_t n_impl = impls.size();
-  std::vector<size_t> msgs(cfg.sizes.size());
+  std::vector<std::vector<size_t>> msgs(cfg.sizes.size(), std::vector<size_t>(n_impl));
   for (size_t s = 0; s < cfg.sizes.size(); ++s) {
     const size_t pilot = std::max<size_t>(8, (64u << 10) / cfg.sizes[s]);
-    double log_sum = 0;
-    for (size_t i = 0; i < n_impl; ++i)
+    for (size_t i = 0; i < n_impl; ++i) {
+      double log_sum = 0;
       for (int op : {kSeal, kOpen}) {
         double best = 1e300;
         for (int rep = 0; rep < 3; ++rep)
           best = std::min(best, time_batch(*impls[i], static_cast<Op>(op), data[s], cfg.aad_len, pilot));
         log_sum += std::log(best / static_cast<double>(pilot));
       }
-    const double ns_per_msg = std::exp(log_sum / static_cast<double>(2 * n_impl));
-    msgs[s] = std::max<size_t>(16, static_cast<size_t>(cfg.batch_ms * 1e6 / ns_per_msg));
+      const double ns_per_msg = std::exp(log_sum / 2);
+      msgs[s][i] = std::max<size_t>(16, static_cast<size_t>(cfg.batch_ms * 1e6 / ns_per_msg));
+    }
   }
 
   // ns[op][size][impl]: batch times, one per timed round.
@@ -609,7 +611,7 @@ int main(int argc, char **argv) {
         for (size_t k = 0; k < n_impl; ++k) {
           // Rotate the order by round (and by size and op) so no implementation always runs first.
           size_t i = (k + static_cast<size_t>(r + cfg.warmup_rounds) + s + op) % n_impl;
-          double t = time_batch(*impls[i], static_cast<Op>(op), data[s], cfg.aad_len, msgs[s]);
+          double t = time_batch(*impls[i], static_cast<Op>(op), data[s], cfg.aad_len, msgs[s][i]);
           if (r >= 0) ns[op][s][i].push_back(t);
         }
       }
@@ -673,7 +675,7 @@ int main(int argc, char **argv) {
       std::vector<Stats> st(n_impl);
       std::string row = fmt::format("{:>7}", len), mdrow = fmt::format("| {} |", len);
       for (size_t i = 0; i < n_impl; ++i) {
-        st[i] = stats_of(ns[op][s][i], msgs[s], len);
+        st[i] = stats_of(ns[op][s][i], msgs[s][i], len);
         row += fmt::format(" {:>17.1f}", st[i].mbps_median);
         mdrow += fmt::format(" {:.1f} |", st[i].mbps_median);
         double spread = (st[i].mbps_p75 - st[i].mbps_p25) / st[i].mbps_median;
@@ -684,7 +686,7 @@ int main(int argc, char **argv) {
         j["results"].push_back({{"op", kOpName[op]},
                                 {"size", len},
                                 {"impl", impls[i]->name()},
-                                {"msgs_per_batch", msgs[s]},
+                                {"msgs_per_batch", msgs[s][i]},
                                 {"mbps_median", st[i].mbps_median},
                                 {"mbps_p25", st[i].mbps_p25},
                                 {"mbps_p75", st[i].mbps_p75},
