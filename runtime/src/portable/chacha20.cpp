@@ -1,7 +1,5 @@
 // portable/chacha20.cpp: the ChaCha20 block function and stream cipher, written from RFC 8439
 // sections 2.1-2.4 in plain C++ (no SIMD); the reference the vector kernels are checked against.
-#include <string.h>
-
 #include "internal/chapoly_internal.h"
 
 namespace chapoly::internal {
@@ -42,8 +40,10 @@ void init_state(uint32_t st[16], const uint8_t key[32], uint32_t counter, const 
 }
 
 // Section 2.3: 10 double rounds (column round, then diagonal round), add the input state,
-// serialize little-endian.
-void block_from_state(uint8_t out[64], const uint32_t st[16]) {
+// serialize the first `words` words little-endian (16 for a block, 8 for the Poly1305 key, so
+// that key is never copied through memcpy, whose library versions use vector registers the
+// portable backend's scrub does not clear).
+void block_from_state(uint8_t *out, const uint32_t st[16], int words = 16) {
   uint32_t x[16];
   for (int i = 0; i < 16; ++i) x[i] = st[i];
   for (int i = 0; i < 10; ++i) {
@@ -56,7 +56,7 @@ void block_from_state(uint8_t out[64], const uint32_t st[16]) {
     quarter_round(x, 2, 7, 8, 13);
     quarter_round(x, 3, 4, 9, 14);
   }
-  for (int i = 0; i < 16; ++i) store32_le(out + 4 * i, x[i] + st[i]);
+  for (int i = 0; i < words; ++i) store32_le(out + 4 * i, x[i] + st[i]);
   secure_wipe(x, sizeof x);
 }
 
@@ -93,10 +93,10 @@ void chacha20_xor(uint8_t *out, const uint8_t *in, size_t len, const uint8_t non
 
 // Section 2.6: the one-time Poly1305 key is the first 32 bytes of block 0.
 void poly1305_key_gen(uint8_t otk[32], const uint8_t key[32], const uint8_t nonce[12]) {
-  uint8_t block[64];
-  chacha20_block(block, key, 0, nonce);
-  memcpy(otk, block, 32);
-  secure_wipe(block, sizeof block);
+  uint32_t st[16];
+  init_state(st, key, 0, nonce);
+  block_from_state(otk, st, 8);
+  secure_wipe(st, sizeof st);
 }
 
 }  // namespace chapoly::internal
