@@ -366,7 +366,7 @@ struct Config {
   int cpu = -1;
   int rounds = 0;
   int warmup_rounds = 0;
-  double batch_ms = 0;  // target time of one batch, averaged over implementations
+  double batch_ms = 0;  // target duration of one batch; message counts are calibrated to it
   bool quick = false;
 };
 
