@@ -1,6 +1,8 @@
 // test_vectors.cpp: the BoringSSL AEAD and Poly1305 vector files and poly1305_edge_cases.json on
 // every backend. Every attribute of every BoringSSL block must be consumed; truncated TAGs are
-// compared as a prefix of the full tag.
+// compared as a prefix of the full tag; each AEAD and Poly1305 vector also runs from misaligned
+// copies (and the AEAD ones in place).
+#include <algorithm>
 #include <cstring>
 
 #include <chapoly/chapoly.h>
@@ -55,6 +57,26 @@ TEST_P(VectorFiles, BoringSslAead) {
               CHAPOLY_OK)
         << where(kFile, t);
     EXPECT_EQ(to_hex(back), to_hex(in)) << where(kFile, t);
+
+    // Again from misaligned copies, and in place.
+    for (size_t off : {1, 3, 7}) {
+      Bytes in_buf(off + in.size()), ad_buf(off + ad.size()), out_buf(off + in.size());
+      std::copy(in.begin(), in.end(), in_buf.begin() + off);
+      std::copy(ad.begin(), ad.end(), ad_buf.begin() + off);
+      uint8_t tag2[16];
+      ASSERT_EQ(seal_with(b(), out_buf.data() + off, tag2, in_buf.data() + off, in.size(),
+                          ad_buf.data() + off, ad.size(), nonce.data(), key.data()),
+                CHAPOLY_OK);
+      EXPECT_TRUE(std::equal(ct.begin(), ct.end(), out_buf.begin() + off))
+          << where(kFile, t) << " offset " << off;
+      EXPECT_EQ(to_hex(tag2, tag.size()), to_hex(tag)) << where(kFile, t) << " offset " << off;
+      ASSERT_EQ(open_with(b(), out_buf.data() + off, out_buf.data() + off, in.size(), tag2,
+                          ad_buf.data() + off, ad.size(), nonce.data(), key.data()),
+                CHAPOLY_OK)
+          << where(kFile, t) << " offset " << off << " in place";
+      EXPECT_TRUE(std::equal(in.begin(), in.end(), out_buf.begin() + off))
+          << where(kFile, t) << " offset " << off << " in place";
+    }
     expect_all_consumed(kFile, t);
   }
   EXPECT_GT(truncated, 0u) << "expected some truncated-tag vectors in " << kFile;
@@ -71,6 +93,12 @@ TEST_P(VectorFiles, BoringSslPoly1305) {
     uint8_t tag[16];
     b().poly1305(tag, msg.data(), msg.size(), key.data());
     EXPECT_EQ(to_hex(tag, 16), to_hex(mac)) << where(kFile, t) << " (" << msg.size() << " bytes)";
+    for (size_t off : {1, 5}) {
+      Bytes buf(off + msg.size());
+      std::copy(msg.begin(), msg.end(), buf.begin() + off);
+      b().poly1305(tag, buf.data() + off, msg.size(), key.data());
+      EXPECT_EQ(to_hex(tag, 16), to_hex(mac)) << where(kFile, t) << " offset " << off;
+    }
     expect_all_consumed(kFile, t);
   }
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* CHAPOLY_EXPORT marks the functions libchapoly.so exports; it expands to nothing for users. */
 #if defined(CHAPOLY_BUILDING_LIBRARY) && (defined(__GNUC__) || defined(__clang__))
 #define CHAPOLY_EXPORT __attribute__((visibility("default")))
 #else
