@@ -1667,7 +1667,15 @@ std::set<std::string> finalReductionHelpers(const File &f) {
     bool marked = false;
     for (const auto &m : fn.markers)
       if (m.find("chapoly-final-reduction") != std::string::npos) marked = true;
-    if (marked) out.insert(fn.name);
+    // Without a marker: a helper named *final* that takes the tag pointer and h0.. limbs.
+    bool named = fn.name.find("final") != std::string::npos;
+    int limbs = 0, ptrs = 0;
+    for (int p : fn.params) {
+      const Var &v = f.vars[(size_t)p];
+      if (v.ty.kind == Type::Int && v.ty.bits == 64 && !v.name.empty() && v.name[0] == 'h') ++limbs;
+      if (v.ty.kind == Type::Ptr) ++ptrs;
+    }
+    if (marked || (named && limbs >= 3 && ptrs >= 1 && fn.ret.kind == Type::Void)) out.insert(fn.name);
   }
   return out;
 }

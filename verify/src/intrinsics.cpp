@@ -134,6 +134,11 @@ Bits setq(A a) {  // arguments e7 .. e0
   for (unsigned i = 0; i < 8; ++i) r.w[i] = a[7 - i].w[0];
   return r;
 }
+Bits setrq(A a) {  // arguments e0 .. e7
+  Bits r;
+  for (unsigned i = 0; i < 8; ++i) r.w[i] = a[i].w[0];
+  return r;
+}
 Bits setzero(A) { return Bits{}; }
 Bits unpackloq(A a) {
   Bits r;
@@ -351,6 +356,9 @@ Bits set1d(A a) {
 Bits setd(A a) {  // e15 .. e0
   return lanes(32, 16, [](A a, unsigned i) { return a[15 - i].w[0] & 0xffffffffu; }, a);
 }
+Bits setrd(A a) {  // e0 .. e15
+  return lanes(32, 16, [](A a, unsigned i) { return a[i].w[0] & 0xffffffffu; }, a);
+}
 Bits unpacklod(A a) {
   return lanes(32, 16, [](A a, unsigned i) {
     unsigned blk = i / 4, j = i % 4;
@@ -407,7 +415,6 @@ Bits maskstoreq(A a) {  // (p, k, v)
 }
 
 // ---- masks ----
-Bits ident(A a) { return a[0]; }
 template <unsigned B>
 Bits truncTo(A a) {
   return scalar(B == 64 ? a[0].w[0] : (a[0].w[0] & ((1ull << B) - 1)));
@@ -595,7 +602,7 @@ std::vector<Intrinsic> build() {
       {"_mm512_xor_epi64", xor_<8>}, {"_mm512_andnot_si512", andnot},
       {"_mm512_ternarylogic_epi64", ternlog}, {"_mm512_reduce_add_epi64", reduceAddQ},
       {"_mm256_add_epi64", addq<4>}, {"_mm_add_epi64", addq<2>},
-      {"_mm512_set1_epi64", set1q}, {"_mm512_set_epi64", setq}, {"_mm512_setr_epi64", setq},
+      {"_mm512_set1_epi64", set1q}, {"_mm512_set_epi64", setq}, {"_mm512_setr_epi64", setrq},
       {"_mm512_setzero_si512", setzero}, {"_mm512_unpacklo_epi64", unpackloq},
       {"_mm512_unpackhi_epi64", unpackhiq}, {"_mm512_permutexvar_epi64", permxvarq},
       {"_mm512_permutex2var_epi64", permx2varq}, {"_mm512_shuffle_i64x2", shuf128},
@@ -613,7 +620,7 @@ std::vector<Intrinsic> build() {
       {"_mm512_ror_epi32", rord}, {"_mm512_slli_epi32", sllid}, {"_mm512_srli_epi32", srlid},
       {"_mm512_ternarylogic_epi32", ternlog}, {"_mm512_shuffle_epi32", shufd},
       {"_mm512_shuffle_epi8", pshufb}, {"_mm512_set1_epi32", set1d}, {"_mm512_set_epi32", setd},
-      {"_mm512_setr_epi32", setd}, {"_mm512_unpacklo_epi32", unpacklod},
+      {"_mm512_setr_epi32", setrd}, {"_mm512_unpacklo_epi32", unpacklod},
       {"_mm512_unpackhi_epi32", unpackhid}, {"_mm512_permutexvar_epi32", permxvard},
       {"_mm512_permutex2var_epi32", permx2vard},
       {"_mm512_loadu_si512", loadu512}, {"_mm512_storeu_si512", storeu512},
@@ -625,7 +632,7 @@ std::vector<Intrinsic> build() {
       {"_mm_bslli_si128", bslli128}, {"_mm_shuffle_epi32", shufd128}, {"_mm_setr_epi32", setrd128},
       {"_mm_set_epi64x", setq128}, {"_bzhi_u64", bzhi<64>}, {"_bzhi_u32", bzhi<32>},
       {"_mm_maskz_loadu_epi8", maskzloadb128},
-      {"_cvtu64_mask64", ident}, {"_cvtu32_mask16", truncTo<16>},
+      {"_cvtu64_mask64", truncTo<64>}, {"_cvtu32_mask16", truncTo<16>},
   };
   for (auto &e : t) {
     auto it = models.find(e.name);

@@ -1,8 +1,389 @@
-// proofs.cpp: semantic proofs (see proofs.h).
+// proofs.cpp: semantic obligations over the emitted code (see proofs.h).
+//
+//  final-reduction / final-add-s (obligation (d)): the final-reduction helper, evaluated bit-exactly
+//    on symbolic inputs limited to the bounds the interval pass proved at its call sites, yields
+//    the fully reduced h mod 2^130-5 and then (h + s) mod 2^128 as the 16 tag bytes.
+//  chacha-round (obligation (f)): every ChaCha20 round loop, evaluated on symbolic state, equals
+//    RFC 8439's double round (quarter rounds on columns, then on diagonals) in every block lane,
+//    for the row layout (4 blocks per zmm, one block per 128-bit lane) and the word-sliced layout
+//    (16 blocks, register xk = word k, one block per 32-bit lane).
 #include "proofs.h"
+
+#include <z3++.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+
+#include "symbolic.h"
 
 namespace cv {
 
-void proveSemantics(const File &, const Function &, Prover &, const BoundsOptions &, KernelResult &) {}
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+std::string where(const File &f, SrcLoc l) {
+  return f.path + ":" + std::to_string(l.line) + ":" + std::to_string(l.col);
+}
+
+Obligation &addObl(KernelResult &kr, const File &f, const std::string &kind, SrcLoc l, const std::string &what,
+                   const std::string &intr) {
+  Obligation o;
+  o.kind = kind;
+  o.file = f.path;
+  o.loc = l;
+  o.what = what;
+  o.intrinsic = intr;
+  o.id = (int)kr.obligations.size() + 1;
+  kr.obligations.push_back(o);
+  return kr.obligations.back();
+}
+
+bool selected(const BoundsOptions &opt, const Obligation &o) {
+  if (opt.onlyObligation.empty()) return true;
+  return opt.onlyObligation == std::to_string(o.id) || opt.onlyObligation == o.kind ||
+         opt.onlyObligation == o.kind + ":" + std::to_string(o.loc.line) ||
+         opt.onlyObligation == std::to_string(o.loc.line);
+}
+
+// Proves `claim` for all values of the free constants under `pre`; fills cex with `shown`.
+Res prove(z3::context &c, const std::vector<z3::expr> &pre, const z3::expr &claim, unsigned timeoutMs,
+          const std::vector<std::pair<std::string, z3::expr>> &shown, std::string &cex) {
+  z3::expr simp = claim.simplify();
+  if (simp.is_true()) return Res::OK;
+  z3::solver s(c);
+  z3::params p(c);
+  p.set("timeout", timeoutMs);
+  s.set(p);
+  for (const auto &e : pre) s.add(e);
+  s.add(!claim);
+  z3::check_result r = s.check();
+  if (r == z3::unsat) return Res::OK;
+  if (r == z3::unknown) {
+    cex = "solver returned unknown (" + s.reason_unknown() + ")";
+    return Res::TIMEOUT;
+  }
+  z3::model m = s.get_model();
+  for (const auto &[name, e] : shown) {
+    z3::expr v = m.eval(e, true);
+    cex += (cex.empty() ? "" : ", ") + name + " = " + (v.is_numeral() ? "0x" + [&] {
+      std::string d = v.get_decimal_string(0), h;
+      // decimal -> hex by repeated division on the string
+      std::string n = d;
+      if (n == "0") return std::string("0");
+      while (!(n.size() == 1 && n[0] == '0')) {
+        std::string q;
+        int rem = 0;
+        for (char ch : n) {
+          int cur = rem * 10 + (ch - '0');
+          if (!q.empty() || cur / 16) q += (char)('0' + cur / 16);
+          rem = cur % 16;
+        }
+        h.insert(h.begin(), "0123456789abcdef"[rem]);
+        n = q.empty() ? "0" : q;
+      }
+      return h;
+    }() : v.to_string());
+  }
+  return Res::FAILED;
+}
+
+// ---------------------------------------------------------------------------------------------
+// (d) the final reduction helper
+
+void proveFinal(const File &f, Prover &prover, const BoundsOptions &opt, KernelResult &kr) {
+  std::set<int> done;
+  for (const FinalCall &fc : kr.finalCalls) {
+    if (done.count(fc.fn)) continue;
+    done.insert(fc.fn);
+    const Function &fn = f.funcs[(size_t)fc.fn];
+    auto t0 = Clock::now();
+    // Input bounds: the join over every call site in this kernel.
+    std::vector<Itv> bnd(fn.params.size(), Itv{~(u128)0, 0});
+    for (const FinalCall &c2 : kr.finalCalls)
+      if (c2.fn == fc.fn)
+        for (size_t i = 0; i < c2.args.size() && i < bnd.size(); ++i) {
+          bnd[i].lo = std::min(bnd[i].lo, c2.args[i].lo);
+          bnd[i].hi = std::max(bnd[i].hi, c2.args[i].hi);
+        }
+    // Parameters: the tag (first non-const byte pointer), h limbs (h*), s limbs or s bytes.
+    std::string tag;
+    std::vector<std::pair<std::string, size_t>> hs, ss;
+    std::string sBytes;
+    for (size_t i = 0; i < fn.params.size(); ++i) {
+      const Var &v = f.vars[(size_t)fn.params[i]];
+      if (v.ty.kind == Type::Ptr) {
+        if (tag.empty() && v.ty.spelling.find("const") == std::string::npos) tag = v.name;
+        else sBytes = v.name;
+      } else if (v.ty.kind == Type::Int && v.ty.bits == 64) {
+        (v.name[0] == 'h' ? hs : ss).push_back({v.name, i});
+      }
+    }
+    Obligation &o = addObl(kr, f, "final-reduction", fn.loc,
+                           "tag = (h mod 2^130-5 + s) mod 2^128 in " + fn.name, fn.name);
+    Obligation *oS = nullptr;
+    if (!selected(opt, o)) {
+      o.skipped = true;
+      continue;
+    }
+    unsigned radix = hs.size() == 3 ? 44 : hs.size() == 5 ? 26 : 0;
+    if (tag.empty() || radix == 0 || (ss.empty() && sBytes.empty()) || (!ss.empty() && ss.size() != hs.size())) {
+      o.res = Res::FAILED;
+      o.cex = "cannot identify the tag pointer, the h limbs (h0..) and s in " + fn.name + "'s parameters";
+      continue;
+    }
+    z3::context c;
+    SymEval ev(f, c);
+    std::vector<z3::expr> pre;
+    std::vector<std::pair<std::string, z3::expr>> shown;
+    std::string note = "input bounds:";
+    auto bindLimb = [&](const std::string &name, size_t idx) {
+      z3::expr x = c.bv_const(name.c_str(), 64);
+      SVal v;
+      v.k = SVal::Int;
+      v.bits = 64;
+      v.w.push_back(x);
+      ev.bindParam(name, v);
+      if (bnd[idx].lo <= bnd[idx].hi) {
+        pre.push_back(z3::ule(x, c.bv_val((uint64_t)bnd[idx].hi, 64)));
+        note += " " + name + " <= " + hex(bnd[idx].hi);
+      } else {
+        note += " " + name + " unbounded";
+      }
+      shown.push_back({name, x});
+      return x;
+    };
+    std::vector<z3::expr> H, S;
+    for (auto &[n, i] : hs) H.push_back(bindLimb(n, i));
+    for (auto &[n, i] : ss) S.push_back(bindLimb(n, i));
+    std::vector<std::string> hn, sn;
+    for (auto &[n, i] : hs) hn.push_back(n);
+    for (auto &[n, i] : ss) sn.push_back(n);
+    if (!sBytes.empty()) sn.push_back(sBytes);
+    ev.snapshotOnRead(sn, hn);
+    o.note = note + " (from the interval pass at the call sites)";
+    if (!ev.runFunction(fn)) {
+      o.res = Res::FAILED;
+      o.cex = "cannot evaluate " + fn.name + " bit-exactly: " + ev.error() + " (line " +
+              std::to_string(ev.errorLoc().line) + ")";
+      o.ms = msSince(t0);
+      continue;
+    }
+    std::vector<z3::expr> tb;
+    if (!ev.written(tag, 16, tb)) {
+      o.res = Res::FAILED;
+      o.cex = fn.name + " does not write all 16 tag bytes at constant offsets";
+      continue;
+    }
+    const unsigned W = 192;  // h < 2^152 for 64-bit limbs; R + s < 2^131
+    z3::expr T = tb[0];
+    for (size_t i = 1; i < 16; ++i) T = z3::concat(tb[i], T);
+    auto limbs = [&](const std::vector<z3::expr> &L) {
+      z3::expr v = c.bv_val(0, W);
+      for (size_t i = 0; i < L.size(); ++i)
+        v = v + z3::shl(z3::zext(L[i], W - L[i].get_sort().bv_size()), c.bv_val(radix * (unsigned)i, W));
+      return v;
+    };
+    z3::expr Hv = limbs(H);
+    z3::expr Sv = c.bv_val(0, W);
+    if (!S.empty()) {
+      Sv = limbs(S);
+    } else {
+      z3::expr sb = c.bv_const((sBytes + "[0]").c_str(), 8);
+      for (int i = 1; i < 16; ++i) sb = z3::concat(c.bv_const((sBytes + "[" + std::to_string(i) + "]").c_str(), 8), sb);
+      Sv = z3::zext(sb, W - 128);
+      shown.push_back({"s", sb});
+    }
+    // h = k*p + R with 0 <= R < p defines R = h mod p; k*p = k*2^130 - 5k needs no multiplier.
+    z3::expr P = z3::shl(c.bv_val(1, W), c.bv_val(130, W)) - c.bv_val(5, W);
+    z3::expr k = z3::zext(c.bv_const("k", 32), W - 32), R = c.bv_const("R", W);
+    z3::expr kP = z3::shl(k, c.bv_val(130, W)) - (z3::shl(k, c.bv_val(2, W)) + k);
+    std::vector<z3::expr> preR = pre;
+    preR.push_back(Hv == kP + R);
+    preR.push_back(z3::ult(R, P));
+    std::map<std::string, SVal> snap;
+    bool split = ev.snapshot(snap) && snap.size() == hn.size();
+    std::string cex;
+    if (split) {
+      std::vector<z3::expr> Rl;
+      for (auto &n : hn) Rl.push_back(snap[n].w[0]);
+      z3::expr Ri = limbs(Rl);
+      o.what = "h is fully reduced mod 2^130-5 before + s, in " + fn.name;
+      o.res = prove(c, preR, Ri == R, prover.timeoutMs(), shown, cex);
+      o.cex = cex;
+      o.ms = msSince(t0);
+      auto t1 = Clock::now();
+      oS = &addObl(kr, f, "final-add-s", fn.loc, "tag = (h + s) mod 2^128, little-endian, in " + fn.name, fn.name);
+      oS->note = o.note;
+      std::string cex2;
+      oS->res = prove(c, pre, T == (Ri + Sv).extract(127, 0), prover.timeoutMs(), shown, cex2);
+      oS->cex = cex2;
+      oS->ms = msSince(t1);
+    } else {
+      o.res = prove(c, preR, T == (R + Sv).extract(127, 0), prover.timeoutMs(), shown, cex);
+      o.cex = cex;
+      o.ms = msSince(t0);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// (f) ChaCha20 rounds
+
+int countIntrinsic(const Stmt &s, const std::string &name);
+int countIntrinsicE(const Expr &e, const std::string &name) {
+  int n = e.kind == Expr::Intrin && e.name == name ? 1 : 0;
+  for (const auto &a : e.args)
+    if (a) n += countIntrinsicE(*a, name);
+  return n;
+}
+int countIntrinsic(const Stmt &s, const std::string &name) {
+  int n = 0;
+  if (s.e) n += countIntrinsicE(*s.e, name);
+  if (s.inc) n += countIntrinsicE(*s.inc, name);
+  if (s.init) n += countIntrinsic(*s.init, name);
+  if (s.then) n += countIntrinsic(*s.then, name);
+  if (s.els) n += countIntrinsic(*s.els, name);
+  for (const auto &b : s.body) n += countIntrinsic(*b, name);
+  return n;
+}
+
+void loopsIn(const Stmt &s, std::vector<const Stmt *> &out) {
+  if (s.kind == Stmt::For || s.kind == Stmt::While || s.kind == Stmt::DoWhile) out.push_back(&s);
+  if (s.init) loopsIn(*s.init, out);
+  if (s.then) loopsIn(*s.then, out);
+  if (s.els) loopsIn(*s.els, out);
+  for (const auto &b : s.body) loopsIn(*b, out);
+}
+
+void proveChacha(const File &f, const Function &kernel, Prover &prover, const BoundsOptions &opt,
+                 KernelResult &kr) {
+  // The functions this kernel reaches (calls, transitively).
+  std::set<int> reach;
+  std::function<void(const Function &)> walk;
+  std::function<void(const Expr &)> walkE = [&](const Expr &e) {
+    if (e.kind == Expr::Call && e.fn >= 0 && !reach.count(e.fn)) {
+      reach.insert(e.fn);
+      walk(f.funcs[(size_t)e.fn]);
+    }
+    for (const auto &a : e.args)
+      if (a) walkE(*a);
+  };
+  std::function<void(const Stmt &)> walkS = [&](const Stmt &s) {
+    if (s.e) walkE(*s.e);
+    if (s.inc) walkE(*s.inc);
+    if (s.init) walkS(*s.init);
+    if (s.then) walkS(*s.then);
+    if (s.els) walkS(*s.els);
+    for (const auto &b : s.body) walkS(*b);
+  };
+  walk = [&](const Function &fn) { walkS(*fn.body); };
+  reach.insert(f.findFunc(kernel.name));
+  walk(kernel);
+  for (int fi : reach) {
+    const Function &fn = f.funcs[(size_t)fi];
+    std::vector<const Stmt *> loops;
+    loopsIn(*fn.body, loops);
+    for (const Stmt *lp : loops) {
+      int rols = countIntrinsic(*lp->then, "_mm512_rol_epi32");
+      if (rols == 0) continue;
+      // Layout: four vector reference parameters (rows a..d) or variables x0..x15.
+      std::vector<std::string> rows;
+      for (int p : fn.params) {
+        const Var &v = f.vars[(size_t)p];
+        if (v.isRef && v.ty.kind == Type::Vec && v.ty.bits == 512) rows.push_back(v.name);
+      }
+      bool x4 = rows.size() == 4 && rols % 8 == 0 && countIntrinsic(*lp->then, "_mm512_shuffle_epi32") > 0;
+      bool x16 = !x4 && rols % 32 == 0;
+      auto t0 = Clock::now();
+      Obligation &o = addObl(kr, f, "chacha-round", lp->loc, "", "_mm512_rol_epi32");
+      if (!selected(opt, o)) {
+        o.skipped = true;
+        continue;
+      }
+      if (!x4 && !x16) {
+        o.what = "round loop in " + fn.name;
+        o.res = Res::FAILED;
+        o.cex = "unrecognised ChaCha20 layout (" + std::to_string(rols) +
+                " rotations; expected 4 row reference parameters or word registers x0..x15)";
+        continue;
+      }
+      int ndr = x4 ? rols / 8 : rols / 32;
+      z3::context c;
+      SymEval ev(f, c);
+      if (!ev.runStmt(fn, *lp->then)) {
+        o.what = "round loop in " + fn.name;
+        o.res = Res::FAILED;
+        o.cex = "cannot evaluate the round loop bit-exactly: " + ev.error() + " (line " +
+                std::to_string(ev.errorLoc().line) + ")";
+        continue;
+      }
+      std::vector<SVal> in(x4 ? 4 : 16), out(x4 ? 4 : 16);
+      bool ok = true;
+      for (size_t k = 0; k < in.size(); ++k) {
+        std::string n = x4 ? rows[k] : "x" + std::to_string(k);
+        if (!ev.input(n, in[k]) && !ev.firstValue(n, in[k])) ok = false;
+        if (!ev.value(n, out[k])) ok = false;
+        if (ok && (in[k].k != SVal::Vec || out[k].k != SVal::Vec || in[k].w.size() != 16)) ok = false;
+      }
+      o.what = std::string(x4 ? "rows " + rows[0] + ".." + rows[3] + " (4 blocks per zmm)"
+                              : "words x0..x15 (16 blocks word-sliced)") +
+               ": " + std::to_string(ndr) + " double round(s) = RFC 8439 column + diagonal quarter rounds, in " +
+               fn.name;
+      if (!ok) {
+        o.res = Res::FAILED;
+        o.cex = "the state registers are not all assigned as vectors in the loop";
+        continue;
+      }
+      if (getenv("CHAPOLY_VERIFY_TRACE"))
+        fprintf(stderr, "chacha %s:%u evaluated in %.0f ms\n", fn.name.c_str(), lp->loc.line, msSince(t0));
+      std::vector<z3::expr> eqs;
+      std::vector<std::pair<std::string, z3::expr>> shown;
+      unsigned blocks = x4 ? 4 : 16;
+      for (unsigned b = 0; b < blocks; ++b) {
+        std::vector<z3::expr> s, got;
+        for (unsigned j = 0; j < 16; ++j) {
+          if (x4) {
+            s.push_back(in[j / 4].w[4 * b + j % 4]);
+            got.push_back(out[j / 4].w[4 * b + j % 4]);
+          } else {
+            s.push_back(in[j].w[b]);
+            got.push_back(out[j].w[b]);
+          }
+          if (b == 0) shown.push_back({"word" + std::to_string(j), s.back()});
+        }
+        for (int r = 0; r < ndr; ++r) rfcDoubleRound(s);
+        // Syntactically identical terms (Z3 shares equal subterms) need no solver call.
+        for (unsigned j = 0; j < 16; ++j)
+          if (!z3::eq(got[j], s[j])) eqs.push_back(got[j] == s[j]);
+      }
+      std::string cex;
+      if (eqs.empty()) {
+        o.res = Res::OK;
+        o.note = "equal as terms: every output word is the RFC expression of the input words";
+      } else {
+        z3::expr all = c.bool_val(true);
+        for (auto &e : eqs) all = all && e;
+        o.res = prove(c, {}, all, prover.timeoutMs(), shown, cex);
+      }
+      o.cex = cex.empty() ? "" : "block 0 input " + cex;
+      o.ms = msSince(t0);
+    }
+  }
+}
+
+}  // namespace
+
+void proveSemantics(const File &f, const Function &kernel, Prover &prover, const BoundsOptions &opt,
+                    KernelResult &kr) {
+  proveFinal(f, prover, opt, kr);
+  proveChacha(f, kernel, prover, opt, kr);
+}
 
 }  // namespace cv

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Apply one mutation rule (tests/verify/mutants/*.toml) to the current emitted kernel, run
+chapoly-verify on the mutant and check that it is rejected with the obligation kind the rule
+names. Rules are regex edits, so they follow regeneration; a rule that no longer matches fails
+loudly instead of passing vacuously.
+
+usage: run_mutant.py --rules FILE --id ID --verifier PATH --source-root DIR --work DIR -- FLAGS...
+       run_mutant.py --rules FILE --list            (ids, one per line)
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+try:
+    import tomllib
+except ImportError:  # Python < 3.11
+    tomllib = None
+
+
+def load(path):
+    with open(path, "rb") as f:
+        if tomllib is None:
+            sys.exit("run_mutant.py: needs Python 3.11 (tomllib)")
+        return tomllib.load(f)["mutant"]
+
+
+def function_span(text, name):
+    """[start, end) of the body of the helper or kernel called `name` (brace matched)."""
+    for m in re.finditer(r"\b" + re.escape(name) + r"\s*\(", text):
+        # a definition: the parameter list is followed by '{'
+        i, depth = m.end(), 1
+        while i < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        while i < len(text) and text[i] in " \t\r\n":
+            i += 1
+        if i < len(text) and text[i] == "{":
+            depth = 0
+            for k in range(i, len(text)):
+                if text[k] == "{":
+                    depth += 1
+                elif text[k] == "}":
+                    depth -= 1
+                    if depth == 0:
+                        return i, k + 1
+    sys.exit(f"run_mutant.py: function {name} not found in the emitted file")
+
+
+def mutate(text, rule):
+    lo, hi = 0, len(text)
+    if "function" in rule:
+        lo, hi = function_span(text, rule["function"])
+    region = text[lo:hi]
+    pat = re.compile(rule["find"], re.M)
+    matches = list(pat.finditer(region))
+    want = int(rule.get("count", 1))
+    nth = int(rule.get("occurrence", 0))  # 0: the first `count` matches; k: only the k-th
+    if not matches or (nth == 0 and want and len(matches) < want) or nth > len(matches):
+        sys.exit(f"run_mutant.py: rule '{rule['id']}' no longer matches the emitted file "
+                 f"(pattern {rule['find']!r}, {len(matches)} match(es)); update the rule")
+    chosen = [matches[nth - 1]] if nth else (matches[:want] if want else matches)
+    out, pos = [], 0
+    for m in chosen:
+        out.append(region[pos:m.start()])
+        out.append(m.expand(rule["replace"]))
+        pos = m.end()
+    out.append(region[pos:])
+    new = text[:lo] + "".join(out) + text[hi:]
+    if new == text:
+        sys.exit(f"run_mutant.py: rule '{rule['id']}' changes nothing")
+    return new
+
+
+def main():
+    argv = sys.argv[1:]
+    flags = []
+    if "--" in argv:
+        k = argv.index("--")
+        argv, flags = argv[:k], argv[k + 1:]
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rules", required=True)
+    ap.add_argument("--id")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--verifier")
+    ap.add_argument("--source-root")
+    ap.add_argument("--work")
+    a = ap.parse_args(argv)
+    rules = load(a.rules)
+    if a.list:
+        for r in rules:
+            print(r["id"])
+        return 0
+    rule = next((r for r in rules if r["id"] == a.id), None)
+    if rule is None:
+        sys.exit(f"run_mutant.py: no mutant '{a.id}' in {a.rules}")
+    src = os.path.join(a.source_root, rule.get("file", "emitted/avx512/chapoly_avx512_ifma_fused.cpp"))
+    with open(src) as f:
+        text = f.read()
+    mutant = mutate(text, rule)
+    os.makedirs(a.work, exist_ok=True)
+    out = os.path.join(a.work, f"mutant_{rule['id']}_{os.path.basename(src)}")
+    with open(out, "w") as f:
+        f.write(mutant)
+    cmd = [a.verifier, "--quiet", out, "--", *flags, "-I" + os.path.dirname(src)]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    log = p.stdout + p.stderr
+    with open(out + ".log", "w") as f:
+        f.write(log)
+    kind = rule["kind"]
+    named = re.search(r"error: kernel \S+: obligation \d+ \(" + re.escape(kind) + r"\)", log)
+    print(f"mutant {rule['id']}: {rule['what']}")
+    print(f"  expected: rejection naming an obligation of kind '{kind}'")
+    print(f"  chapoly-verify exit status {p.returncode}; first diagnostics:")
+    for line in [l for l in log.splitlines() if ": error:" in l or ": note:" in l][:6]:
+        print("    " + line)
+    if p.returncode != 1:
+        print(f"FAIL: expected exit status 1 (proof failure), got {p.returncode}")
+        return 1
+    if not named:
+        print(f"FAIL: no failed obligation of kind '{kind}' in the output (log: {out}.log)")
+        return 1
+    if "expect" in rule and not re.search(rule["expect"], log):
+        print(f"FAIL: output does not match {rule['expect']!r} (log: {out}.log)")
+        return 1
+    print("PASS: rejected as expected")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
