@@ -141,7 +141,7 @@ void printDiagnostics(std::ostream &os, const RunInfo &run, const std::vector<Ke
       os << "\n";
       if (!o.cex.empty())
         os << o.file << ":" << o.loc.line << ":" << o.loc.col << ": note: "
-           << (o.res == Res::FAILED ? "counterexample (Z3 model): " : "") << o.cex << "\n";
+           << (o.res == Res::FAILED ? "counterexample: " : "") << o.cex << "\n";
       if (!o.note.empty()) os << "note: " << o.note << "\n";
       if (!o.context.empty()) os << "note: " << o.context << "\n";
       if (!o.spec.empty()) os << "note: spec: " << o.spec << "\n";

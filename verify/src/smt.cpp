@@ -74,7 +74,7 @@ Outcome Prover::checkRange(const OpQuery &q, u128 lo, u128 hi) {
       std::string nm = i < q.names.size() && !q.names[i].empty() ? q.names[i] : "x" + std::to_string(i);
       cex += (i ? ", " : "") + nm + " = " + o.vals[i];
     }
-    return cex + " -> result " + o.vals.back();
+    return "Z3 model: " + cex + " -> result " + o.vals.back();
   };
   if (it != cache_.end()) {
     ++hits_;
