@@ -41,8 +41,10 @@ export PKG_CONFIG_PATH="$pcdir"
 "$cc_bin" $flags -o "$work/consumer_pc" "$here/main.c" $(pkg-config --cflags --libs chapoly)
 libdir=$(cd "$(pkg-config --variable=libdir chapoly)" && pwd -P)
 LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$work/consumer_pc"
-# It really ran against the installed library.
-LD_LIBRARY_PATH="$libdir" ldd "$work/consumer_pc" | grep -qF "$libdir/libchapoly.so" || {
+# It really ran against the installed library. (ldd's output is captured first: with pipefail,
+# `ldd | grep -q` fails whenever grep exits early and ldd gets SIGPIPE.)
+deps=$(LD_LIBRARY_PATH="$libdir" ldd "$work/consumer_pc")
+grep -qF "$libdir/libchapoly.so" <<<"$deps" || {
   echo "run.sh: consumer_pc did not load libchapoly.so from $libdir" >&2
   exit 1
 }
