@@ -101,6 +101,139 @@ static inline __attribute__((always_inline)) void chacha20_x4_rounds(__m512i &xa
   }
 }
 
+// 20 rounds on four independent 4-block states (16 blocks), for tails of more than 3 blocks:
+// four dependency chains side by side instead of four passes one after the other.
+static inline __attribute__((always_inline)) void chacha20_x4_rounds4(__m512i &xa, __m512i &xb, __m512i &xc, __m512i &xd,
+                                 __m512i &ya, __m512i &yb, __m512i &yc, __m512i &yd,
+                                 __m512i &za, __m512i &zb, __m512i &zc, __m512i &zd,
+                                 __m512i &wa, __m512i &wb, __m512i &wc, __m512i &wd)
+{
+
+  for (int i = 0; i < 10; ++i) {
+    xa = _mm512_add_epi32(xa, xb);                          // column rows: a += b
+    ya = _mm512_add_epi32(ya, yb);                          // column rows: a += b
+    za = _mm512_add_epi32(za, zb);                          // column rows: a += b
+    wa = _mm512_add_epi32(wa, wb);                          // column rows: a += b
+    xd = _mm512_xor_si512(xd, xa);                          // d ^= a
+    yd = _mm512_xor_si512(yd, ya);                          // d ^= a
+    zd = _mm512_xor_si512(zd, za);                          // d ^= a
+    wd = _mm512_xor_si512(wd, wa);                          // d ^= a
+    xd = _mm512_rol_epi32(xd, 16);                          // d <<<= 16
+    yd = _mm512_rol_epi32(yd, 16);                          // d <<<= 16
+    zd = _mm512_rol_epi32(zd, 16);                          // d <<<= 16
+    wd = _mm512_rol_epi32(wd, 16);                          // d <<<= 16
+    xc = _mm512_add_epi32(xc, xd);                          // column rows: c += d
+    yc = _mm512_add_epi32(yc, yd);                          // column rows: c += d
+    zc = _mm512_add_epi32(zc, zd);                          // column rows: c += d
+    wc = _mm512_add_epi32(wc, wd);                          // column rows: c += d
+    xb = _mm512_xor_si512(xb, xc);                          // b ^= c
+    yb = _mm512_xor_si512(yb, yc);                          // b ^= c
+    zb = _mm512_xor_si512(zb, zc);                          // b ^= c
+    wb = _mm512_xor_si512(wb, wc);                          // b ^= c
+    xb = _mm512_rol_epi32(xb, 12);                          // b <<<= 12
+    yb = _mm512_rol_epi32(yb, 12);                          // b <<<= 12
+    zb = _mm512_rol_epi32(zb, 12);                          // b <<<= 12
+    wb = _mm512_rol_epi32(wb, 12);                          // b <<<= 12
+    xa = _mm512_add_epi32(xa, xb);                          // column rows: a += b
+    ya = _mm512_add_epi32(ya, yb);                          // column rows: a += b
+    za = _mm512_add_epi32(za, zb);                          // column rows: a += b
+    wa = _mm512_add_epi32(wa, wb);                          // column rows: a += b
+    xd = _mm512_xor_si512(xd, xa);                          // d ^= a
+    yd = _mm512_xor_si512(yd, ya);                          // d ^= a
+    zd = _mm512_xor_si512(zd, za);                          // d ^= a
+    wd = _mm512_xor_si512(wd, wa);                          // d ^= a
+    xd = _mm512_rol_epi32(xd, 8);                           // d <<<= 8
+    yd = _mm512_rol_epi32(yd, 8);                           // d <<<= 8
+    zd = _mm512_rol_epi32(zd, 8);                           // d <<<= 8
+    wd = _mm512_rol_epi32(wd, 8);                           // d <<<= 8
+    xc = _mm512_add_epi32(xc, xd);                          // column rows: c += d
+    yc = _mm512_add_epi32(yc, yd);                          // column rows: c += d
+    zc = _mm512_add_epi32(zc, zd);                          // column rows: c += d
+    wc = _mm512_add_epi32(wc, wd);                          // column rows: c += d
+    xb = _mm512_xor_si512(xb, xc);                          // b ^= c
+    yb = _mm512_xor_si512(yb, yc);                          // b ^= c
+    zb = _mm512_xor_si512(zb, zc);                          // b ^= c
+    wb = _mm512_xor_si512(wb, wc);                          // b ^= c
+    xb = _mm512_rol_epi32(xb, 7);                           // b <<<= 7
+    yb = _mm512_rol_epi32(yb, 7);                           // b <<<= 7
+    zb = _mm512_rol_epi32(zb, 7);                           // b <<<= 7
+    wb = _mm512_rol_epi32(wb, 7);                           // b <<<= 7
+    xb = _mm512_shuffle_epi32(xb, (_MM_PERM_ENUM)0x39);     // diagonalise: row b words (1,2,3,0)
+    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
+    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x93);     // row d words (3,0,1,2)
+    yb = _mm512_shuffle_epi32(yb, (_MM_PERM_ENUM)0x39);     // diagonalise: row b words (1,2,3,0)
+    yc = _mm512_shuffle_epi32(yc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
+    yd = _mm512_shuffle_epi32(yd, (_MM_PERM_ENUM)0x93);     // row d words (3,0,1,2)
+    zb = _mm512_shuffle_epi32(zb, (_MM_PERM_ENUM)0x39);     // diagonalise: row b words (1,2,3,0)
+    zc = _mm512_shuffle_epi32(zc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
+    zd = _mm512_shuffle_epi32(zd, (_MM_PERM_ENUM)0x93);     // row d words (3,0,1,2)
+    wb = _mm512_shuffle_epi32(wb, (_MM_PERM_ENUM)0x39);     // diagonalise: row b words (1,2,3,0)
+    wc = _mm512_shuffle_epi32(wc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
+    wd = _mm512_shuffle_epi32(wd, (_MM_PERM_ENUM)0x93);     // row d words (3,0,1,2)
+    xa = _mm512_add_epi32(xa, xb);                          // diagonal rows: a += b
+    ya = _mm512_add_epi32(ya, yb);                          // diagonal rows: a += b
+    za = _mm512_add_epi32(za, zb);                          // diagonal rows: a += b
+    wa = _mm512_add_epi32(wa, wb);                          // diagonal rows: a += b
+    xd = _mm512_xor_si512(xd, xa);                          // d ^= a
+    yd = _mm512_xor_si512(yd, ya);                          // d ^= a
+    zd = _mm512_xor_si512(zd, za);                          // d ^= a
+    wd = _mm512_xor_si512(wd, wa);                          // d ^= a
+    xd = _mm512_rol_epi32(xd, 16);                          // d <<<= 16
+    yd = _mm512_rol_epi32(yd, 16);                          // d <<<= 16
+    zd = _mm512_rol_epi32(zd, 16);                          // d <<<= 16
+    wd = _mm512_rol_epi32(wd, 16);                          // d <<<= 16
+    xc = _mm512_add_epi32(xc, xd);                          // diagonal rows: c += d
+    yc = _mm512_add_epi32(yc, yd);                          // diagonal rows: c += d
+    zc = _mm512_add_epi32(zc, zd);                          // diagonal rows: c += d
+    wc = _mm512_add_epi32(wc, wd);                          // diagonal rows: c += d
+    xb = _mm512_xor_si512(xb, xc);                          // b ^= c
+    yb = _mm512_xor_si512(yb, yc);                          // b ^= c
+    zb = _mm512_xor_si512(zb, zc);                          // b ^= c
+    wb = _mm512_xor_si512(wb, wc);                          // b ^= c
+    xb = _mm512_rol_epi32(xb, 12);                          // b <<<= 12
+    yb = _mm512_rol_epi32(yb, 12);                          // b <<<= 12
+    zb = _mm512_rol_epi32(zb, 12);                          // b <<<= 12
+    wb = _mm512_rol_epi32(wb, 12);                          // b <<<= 12
+    xa = _mm512_add_epi32(xa, xb);                          // diagonal rows: a += b
+    ya = _mm512_add_epi32(ya, yb);                          // diagonal rows: a += b
+    za = _mm512_add_epi32(za, zb);                          // diagonal rows: a += b
+    wa = _mm512_add_epi32(wa, wb);                          // diagonal rows: a += b
+    xd = _mm512_xor_si512(xd, xa);                          // d ^= a
+    yd = _mm512_xor_si512(yd, ya);                          // d ^= a
+    zd = _mm512_xor_si512(zd, za);                          // d ^= a
+    wd = _mm512_xor_si512(wd, wa);                          // d ^= a
+    xd = _mm512_rol_epi32(xd, 8);                           // d <<<= 8
+    yd = _mm512_rol_epi32(yd, 8);                           // d <<<= 8
+    zd = _mm512_rol_epi32(zd, 8);                           // d <<<= 8
+    wd = _mm512_rol_epi32(wd, 8);                           // d <<<= 8
+    xc = _mm512_add_epi32(xc, xd);                          // diagonal rows: c += d
+    yc = _mm512_add_epi32(yc, yd);                          // diagonal rows: c += d
+    zc = _mm512_add_epi32(zc, zd);                          // diagonal rows: c += d
+    wc = _mm512_add_epi32(wc, wd);                          // diagonal rows: c += d
+    xb = _mm512_xor_si512(xb, xc);                          // b ^= c
+    yb = _mm512_xor_si512(yb, yc);                          // b ^= c
+    zb = _mm512_xor_si512(zb, zc);                          // b ^= c
+    wb = _mm512_xor_si512(wb, wc);                          // b ^= c
+    xb = _mm512_rol_epi32(xb, 7);                           // b <<<= 7
+    yb = _mm512_rol_epi32(yb, 7);                           // b <<<= 7
+    zb = _mm512_rol_epi32(zb, 7);                           // b <<<= 7
+    wb = _mm512_rol_epi32(wb, 7);                           // b <<<= 7
+    xb = _mm512_shuffle_epi32(xb, (_MM_PERM_ENUM)0x93);     // undo: row b words (3,0,1,2)
+    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
+    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x39);     // row d words (1,2,3,0)
+    yb = _mm512_shuffle_epi32(yb, (_MM_PERM_ENUM)0x93);     // undo: row b words (3,0,1,2)
+    yc = _mm512_shuffle_epi32(yc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
+    yd = _mm512_shuffle_epi32(yd, (_MM_PERM_ENUM)0x39);     // row d words (1,2,3,0)
+    zb = _mm512_shuffle_epi32(zb, (_MM_PERM_ENUM)0x93);     // undo: row b words (3,0,1,2)
+    zc = _mm512_shuffle_epi32(zc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
+    zd = _mm512_shuffle_epi32(zd, (_MM_PERM_ENUM)0x39);     // row d words (1,2,3,0)
+    wb = _mm512_shuffle_epi32(wb, (_MM_PERM_ENUM)0x93);     // undo: row b words (3,0,1,2)
+    wc = _mm512_shuffle_epi32(wc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
+    wd = _mm512_shuffle_epi32(wd, (_MM_PERM_ENUM)0x39);     // row d words (1,2,3,0)
+
+  }
+}
+
 // Adds the input state (RFC 8439 2.3 step 3) and transposes rows to blocks: o_i = block i.
 static inline __attribute__((always_inline)) void chacha20_x4_blocks(__m512i &o0, __m512i &o1, __m512i &o2, __m512i &o3,
                                 __m512i xa, __m512i xb, __m512i xc, __m512i xd,
@@ -923,10 +1056,27 @@ static inline __attribute__((always_inline)) void aead_bulk(uint8_t *out, uint8_
   const size_t tail_at = nch * 1024;
   const size_t tail = len - tail_at;
   const uint32_t tail_ctr = (uint32_t)(1 + tail_at / 64);
+  // Key pass: block 0 (the one-time key) and the first tail blocks. A tail of more than 3 blocks
+  // gets 15 of them here, in four states computed side by side.
   __m512i xa, xb, xc, xd, o0, o1, o2, o3;
+  const __m512i zero = _mm512_setzero_si512();
+  __m512i o4 = zero, o5 = zero, o6 = zero, o7 = zero, o8 = zero, o9 = zero, o10 = zero, o11 = zero;
+  __m512i o12 = zero, o13 = zero, o14 = zero, o15 = zero;
   chacha20_x4_init(xa, xb, xc, xd, key, nonce, chacha20_x4_ctr(0, tail_ctr, tail_ctr + 1, tail_ctr + 2));
   const __m512i sa = xa, sb = xb, sc = xc, sd = xd;
-  chacha20_x4_rounds(xa, xb, xc, xd);
+  if (tail > 192) {
+    __m512i ya, yb, yc, yd, za, zb, zc, zd, wa, wb, wc, wd;
+    chacha20_x4_init(ya, yb, yc, yd, key, nonce, chacha20_x4_ctr(tail_ctr + 3, tail_ctr + 4, tail_ctr + 5, tail_ctr + 6));
+    chacha20_x4_init(za, zb, zc, zd, key, nonce, chacha20_x4_ctr(tail_ctr + 7, tail_ctr + 8, tail_ctr + 9, tail_ctr + 10));
+    chacha20_x4_init(wa, wb, wc, wd, key, nonce, chacha20_x4_ctr(tail_ctr + 11, tail_ctr + 12, tail_ctr + 13, tail_ctr + 14));
+    const __m512i ta = ya, tb = yb, tc = yc, td = yd, ua = za, ub = zb, uc = zc, ud = zd, va = wa, vb = wb, vc = wc, vd = wd;
+    chacha20_x4_rounds4(xa, xb, xc, xd, ya, yb, yc, yd, za, zb, zc, zd, wa, wb, wc, wd);
+    chacha20_x4_blocks(o4, o5, o6, o7, ya, yb, yc, yd, ta, tb, tc, td);
+    chacha20_x4_blocks(o8, o9, o10, o11, za, zb, zc, zd, ua, ub, uc, ud);
+    chacha20_x4_blocks(o12, o13, o14, o15, wa, wb, wc, wd, va, vb, vc, vd);
+  } else {
+    chacha20_x4_rounds(xa, xb, xc, xd);
+  }
   chacha20_x4_blocks(o0, o1, o2, o3, xa, xb, xc, xd, sa, sb, sc, sd);
 
   __m512i q0, q1, q2, qs1, qs2, rl0, rl1, rl2, rls1, rls2;
@@ -4035,7 +4185,19 @@ static inline __attribute__((always_inline)) void aead_bulk(uint8_t *out, uint8_
   if (tail > 0) chacha20_xor_block(out + tail_at, in + tail_at, tail < 64 ? tail : 64, o1);
   if (tail > 64) chacha20_xor_block(out + tail_at + 64, in + tail_at + 64, tail - 64 < 64 ? tail - 64 : 64, o2);
   if (tail > 128) chacha20_xor_block(out + tail_at + 128, in + tail_at + 128, tail - 128 < 64 ? tail - 128 : 64, o3);
-  if (tail > 192) chacha20_x4_stream(out + tail_at + 192, in + tail_at + 192, tail - 192, key, nonce, tail_ctr + 3);
+  if (tail > 192) chacha20_xor_block(out + tail_at + 192, in + tail_at + 192, tail - 192 < 64 ? tail - 192 : 64, o4);
+  if (tail > 256) chacha20_xor_block(out + tail_at + 256, in + tail_at + 256, tail - 256 < 64 ? tail - 256 : 64, o5);
+  if (tail > 320) chacha20_xor_block(out + tail_at + 320, in + tail_at + 320, tail - 320 < 64 ? tail - 320 : 64, o6);
+  if (tail > 384) chacha20_xor_block(out + tail_at + 384, in + tail_at + 384, tail - 384 < 64 ? tail - 384 : 64, o7);
+  if (tail > 448) chacha20_xor_block(out + tail_at + 448, in + tail_at + 448, tail - 448 < 64 ? tail - 448 : 64, o8);
+  if (tail > 512) chacha20_xor_block(out + tail_at + 512, in + tail_at + 512, tail - 512 < 64 ? tail - 512 : 64, o9);
+  if (tail > 576) chacha20_xor_block(out + tail_at + 576, in + tail_at + 576, tail - 576 < 64 ? tail - 576 : 64, o10);
+  if (tail > 640) chacha20_xor_block(out + tail_at + 640, in + tail_at + 640, tail - 640 < 64 ? tail - 640 : 64, o11);
+  if (tail > 704) chacha20_xor_block(out + tail_at + 704, in + tail_at + 704, tail - 704 < 64 ? tail - 704 : 64, o12);
+  if (tail > 768) chacha20_xor_block(out + tail_at + 768, in + tail_at + 768, tail - 768 < 64 ? tail - 768 : 64, o13);
+  if (tail > 832) chacha20_xor_block(out + tail_at + 832, in + tail_at + 832, tail - 832 < 64 ? tail - 832 : 64, o14);
+  if (tail > 896) chacha20_xor_block(out + tail_at + 896, in + tail_at + 896, tail - 896 < 64 ? tail - 896 : 64, o15);
+  if (tail > 960) chacha20_x4_stream(out + tail_at + 960, in + tail_at + 960, tail - 960, key, nonce, tail_ctr + 15);
   if (encrypt) p1305_absorb(h0, h1, h2, out + tail_at, tail, 0, q0, q1, q2, qs1, qs2, rl0, rl1, rl2, rls1, rls2);
   p1305_lengths(h0, h1, h2, aad_len, len, q0, q1, q2, qs1, qs2);
   p1305_final(tag, p1305_lane0(h0), p1305_lane0(h1), p1305_lane0(h2), sk0, sk1, sk2);

@@ -112,11 +112,11 @@ std::vector<Op> chacha_dr_sliced(const Spec &s, int width) {
   return e.ops;
 }
 
-// One double round on `n` states of 4 blocks per zmm: rows a, b, c, d of state k are
-// named {p}a..{p}d with p = "x", "y". Diagonals by rotating rows b, c, d within each lane.
+// One double round on `n` (1, 2 or 4) independent states of 4 blocks per zmm: rows a, b, c, d
+// of state k are named {p}a..{p}d with p = "x", "y", "z", "w"; their ops are issued side by side. Diagonals by rotating rows b, c, d within each lane.
 std::vector<Op> chacha_dr_x4(int nstates) {
   Emitter e{{}, 512, "chacha20.short_blocks_per_vector"};
-  const char *pre[2] = {"x", "y"};
+  const char *pre[4] = {"x", "y", "z", "w"};
   auto r = [&](int k, char row) { return fmt::format("{}{}", pre[k], row); };
   const int rots[4] = {16, 12, 8, 7};
   auto quarter = [&](const char *what) {
@@ -339,6 +339,7 @@ json build_ir(const Spec &s, const Derived &d) {
       {"chacha_dr_sliced", to_json(chacha_dr_sliced(s, d.bulk_width), s)},
       {"chacha_dr_x4", to_json(chacha_dr_x4(d.short_states), s)},
       {"chacha_dr_x4_one", to_json(chacha_dr_x4(1), s)},
+      {"chacha_dr_x4_four", to_json(chacha_dr_x4(4), s)},
       {"poly_mul", to_json(mul.ops, s)},
       {"poly_carry", to_json(carry.ops, s)},
       {"poly_wrap", to_json(wrap.ops, s)},

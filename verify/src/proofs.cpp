@@ -343,7 +343,11 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
         const Var &v = f.vars[(size_t)p];
         if (v.isRef && v.ty.kind == Type::Vec && v.ty.bits == 512) rows.push_back(v.name);
       }
-      bool x4 = rows.size() == 4 && rols % 8 == 0 && countIntrinsic(*lp->then, "_mm512_shuffle_epi32") > 0;
+      // Row layout: 4 row references per state (a, b, c, d), one or more independent states whose
+      // rounds are issued side by side; 8 rotations per state and double round.
+      const size_t nstates = rows.size() / 4;
+      bool x4 = nstates >= 1 && rows.size() % 4 == 0 && rols % (8 * (int)nstates) == 0 &&
+                countIntrinsic(*lp->then, "_mm512_shuffle_epi32") > 0;
       bool x16 = !x4 && rols % 32 == 0;
       auto t0 = Clock::now();
       Obligation &o = addObl(kr, f, "chacha-round", lp->loc, "", "_mm512_rol_epi32");
@@ -358,7 +362,7 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
                 " rotations; expected 4 row reference parameters or word registers x0..x15)";
         continue;
       }
-      int ndr = x4 ? rols / 8 : rols / 32;
+      int ndr = x4 ? rols / (8 * (int)nstates) : rols / 32;
       z3::context c;
       SymEval ev(f, c);
       if (!ev.runStmt(fn, *lp->then)) {
@@ -368,7 +372,7 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
                 std::to_string(ev.errorLoc().line) + ")";
         continue;
       }
-      std::vector<SVal> in(x4 ? 4 : 16), out(x4 ? 4 : 16);
+      std::vector<SVal> in(x4 ? rows.size() : 16), out(x4 ? rows.size() : 16);
       bool ok = true;
       for (size_t k = 0; k < in.size(); ++k) {
         std::string n = x4 ? rows[k] : "x" + std::to_string(k);
@@ -376,7 +380,9 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
         if (!ev.value(n, out[k])) ok = false;
         if (ok && (in[k].k != SVal::Vec || out[k].k != SVal::Vec || in[k].w.size() != 16)) ok = false;
       }
-      o.what = std::string(x4 ? "rows " + rows[0] + ".." + rows[3] + " (4 blocks per zmm)"
+      o.what = std::string(x4 ? "rows " + rows[0] + ".." + rows.back() +
+                                    (nstates == 1 ? std::string(" (4 blocks per zmm)")
+                                                  : " (" + std::to_string(nstates) + " states of 4 blocks per zmm)")
                               : "words x0..x15 (16 blocks word-sliced)") +
                ": " + std::to_string(ndr) + " double round(s) = RFC 8439 column + diagonal quarter rounds, in " +
                fn.name;
@@ -389,13 +395,14 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
         fprintf(stderr, "chacha %s:%u evaluated in %.0f ms\n", fn.name.c_str(), lp->loc.line, msSince(t0));
       std::vector<z3::expr> eqs;
       std::vector<std::pair<std::string, z3::expr>> shown;
-      unsigned blocks = x4 ? 4 : 16;
+      unsigned blocks = x4 ? 4 * (unsigned)nstates : 16;
       for (unsigned b = 0; b < blocks; ++b) {
         std::vector<z3::expr> s, got;
         for (unsigned j = 0; j < 16; ++j) {
           if (x4) {
-            s.push_back(in[j / 4].w[4 * b + j % 4]);
-            got.push_back(out[j / 4].w[4 * b + j % 4]);
+            // block b: state b/4, 128-bit lane b%4; row j/4 of that state holds words j.
+            s.push_back(in[4 * (b / 4) + j / 4].w[4 * (b % 4) + j % 4]);
+            got.push_back(out[4 * (b / 4) + j / 4].w[4 * (b % 4) + j % 4]);
           } else {
             s.push_back(in[j].w[b]);
             got.push_back(out[j].w[b]);
