@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "intrinsics.h"
+#include "poly.h"
 
 namespace cv {
 
@@ -34,6 +35,10 @@ struct AVal {
   bool elemIsVec = false;
   // Arr
   std::vector<AVal> elems;
+  // Per lane: the value is coef * (a value shared with other variables), atom < 0: unknown.
+  // Not part of the interval state (ignored by ==); used to seed the block-step algebra with
+  // relations such as rls1 = 20 * rl1.
+  std::vector<std::pair<u128, long long>> terms;
 
   bool operator==(const AVal &o) const {
     return k == o.k && bits == o.bits && lanes == o.lanes && region == o.region &&
@@ -104,6 +109,8 @@ AVal join(const AVal &a, const AVal &b) {
       r.lanes[i].lo = std::min(a.lanes[i].lo, b.lanes[i].lo);
       r.lanes[i].hi = std::max(a.lanes[i].hi, b.lanes[i].hi);
     }
+    r.terms.clear();
+    if (a.terms.size() == a.lanes.size() && b.terms == a.terms) r.terms = a.terms;
   } else if (a.k == AVal::Ptr) {
     if (a.region != b.region) {
       r.region = -1;
@@ -203,6 +210,21 @@ class BoundsInterp {
   int nextCtx = 2;
   std::map<std::string, size_t> oblIdx;
   std::set<std::string> reported;
+
+  long long nextAtom = 0;
+  // A value bound to a variable gets an identity per non-constant lane (kept by copies, scaled by
+  // shifts, summed by adds of the same identity), so relations between variables survive.
+  AVal named(AVal v) {
+    if (v.k != AVal::Int && v.k != AVal::Vec) return v;
+    if (v.terms.size() != v.lanes.size()) v.terms.assign(v.lanes.size(), {0, -1});
+    for (size_t i = 0; i < v.lanes.size(); ++i)
+      if (v.terms[i].second < 0 && !v.lanes[i].exact()) v.terms[i] = {1, nextAtom++};
+    return v;
+  }
+  static std::pair<u128, long long> termAt(const AVal &v, size_t i) {
+    if (i < v.terms.size()) return v.terms[i];
+    return {0, -1};
+  }
 
   int slot(int ctx, int var) {
     auto key = std::make_pair(ctx, var);
@@ -345,7 +367,7 @@ class BoundsInterp {
           st.at(sl) = a;
         } else if (s.e) {
           AVal val = eval(*s.e, st);
-          st.at(sl) = convert(val, v.ty, s.e->loc);
+          st.at(sl) = named(convert(val, v.ty, s.e->loc));
         } else {
           st.at(sl) = topOf(v.ty);
         }
@@ -528,6 +550,11 @@ class BoundsInterp {
     if (end.live) {
       for (auto &[var, iv] : inv) checkInvariant("invariant-close", *iv, end.at(varSlot(var)), "re-established at the end of the loop body");
     }
+    // (e) covers vector accumulators (every shipped block step); scalar-limb loops are bounded
+    // above but not checked algebraically (docs/verification.md, "What is not proved").
+    bool vecAcc = !inv.empty();
+    for (auto &[var, iv] : inv) vecAcc = vecAcc && F.vars[(size_t)var].ty.kind == Type::Vec;
+    if (collect && vecAcc && countMadd(*s.then) > 0) blockStep(s, head, inv);
     State out = head;
     if (s.e) refine(*s.e, false, out);
     for (auto &e : exits) out = joinS(out, e);
@@ -541,6 +568,57 @@ class BoundsInterp {
         return t.kind == Type::Vec || checkedScalar(t);
       }
     return false;
+  }
+
+  int countMaddE(const Expr &e, int depth = 0) {
+    int n = e.kind == Expr::Intrin && e.name.rfind("_mm512_madd52", 0) == 0 ? 1 : 0;
+    if (e.kind == Expr::Call && e.fn >= 0 && depth < 8) n += countMadd(*F.funcs[(size_t)e.fn].body, depth + 1);
+    for (const auto &a : e.args)
+      if (a) n += countMaddE(*a, depth);
+    return n;
+  }
+  int countMadd(const Stmt &s, int depth = 0) {
+    int n = 0;
+    if (s.e) n += countMaddE(*s.e, depth);
+    if (s.inc) n += countMaddE(*s.inc, depth);
+    for (const StmtP *p : {&s.init, &s.then, &s.els})
+      if (*p) n += countMadd(**p, depth);
+    for (const auto &b : s.body) n += countMadd(*b, depth);
+    return n;
+  }
+
+  // Obligation (e): the loop body is one Poly1305 block step in every lane.
+  void blockStep(const Stmt &loop, State &head, const std::vector<std::pair<int, const Invariant *>> &inv) {
+    Obligation &o = obligation("block-step", loop.loc, "", "_mm512_madd52lo_epu64");
+    if (!opt.onlyObligation.empty() && !selected(o)) {
+      o.skipped = true;
+      return;
+    }
+    std::vector<std::pair<int, std::string>> acc;
+    for (auto &[var, iv] : inv) acc.push_back({var, iv->var});
+    auto seed = [&](int var, PolySeed &out) -> bool {
+      const AVal &v = head.at(varSlot(var));
+      if (v.k == AVal::Ptr) {
+        out.k = PolySeed::Ptr;
+        return true;
+      }
+      if (v.k != AVal::Int && v.k != AVal::Vec) return false;
+      out.k = v.k == AVal::Vec ? PolySeed::Vec : PolySeed::Scalar;
+      out.lanes = v.lanes;
+      out.terms = v.terms;
+      return true;
+    };
+    auto t0 = std::chrono::steady_clock::now();
+    BlockStepResult r = proveBlockStep(F, *frames.back().fn, loop, acc, seed, P.timeoutMs());
+    o.ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    o.queries += 1;
+    o.what = r.what + ", in " + frames.back().fn->name;
+    if (o.note.empty()) o.note = r.note;
+    if (r.res != Res::OK && o.res == Res::OK) {
+      o.res = r.res;
+      o.cex = r.cex;
+      o.context = chainNote();
+    }
   }
 
   std::string slotName(int sl) {
@@ -810,7 +888,7 @@ class BoundsInterp {
 
   void writePlace(const Place &p, const AVal &v, State &st) {
     switch (p.k) {
-      case Place::Slot: st.at(p.slot) = v; return;
+      case Place::Slot: st.at(p.slot) = named(v); return;
       case Place::Elem: {
         AVal &arr = st.at(p.slot);
         if (p.index >= 0) {
@@ -1205,7 +1283,7 @@ class BoundsInterp {
         byValue.push_back({slot(ctx, pv), convert(eval(*e.args[i], st), v.ty, e.loc)});
       }
     }
-    for (auto &[sl, val] : byValue) st.at(sl) = val;
+    for (auto &[sl, val] : byValue) st.at(sl) = named(val);
     frames.push_back(fr);
     exec(*fn.body, st);
     Frame done = frames.back();
@@ -1472,17 +1550,22 @@ class BoundsInterp {
         }
         Trace tr = trace(*in, args);
         AVal r = resultTop(*in, e);
+        std::vector<std::pair<u128, long long>> terms;
         for (size_t l = 0; l < tr.src.size(); ++l) {
           Itv v{0, maxOf(in->resultBits >= 64 ? 64 : in->resultBits)};
+          std::pair<u128, long long> t{0, -1};
           auto [ai, aj] = tr.src[l];
           if (ai == -1) v = Itv{0, 0};
           else if (ai >= 0) {
             const AVal &a = args[(size_t)ai];
             if ((size_t)aj < a.lanes.size()) v = a.lanes[(size_t)aj];
+            if (a.k == AVal::Vec || (a.k == AVal::Int && a.bits == 64)) t = termAt(a, (size_t)aj);
           }
+          terms.push_back(t);
           if (r.k == AVal::Vec) r.lanes[l] = v;
           else r = intV(r.bits, v.lo, std::min(v.hi, maxOf(r.bits)));
         }
+        if (r.k == AVal::Vec) r.terms = terms;
         return r;
       }
       case Cls::Arith: return arith(*in, e, ax, args);
@@ -1556,6 +1639,13 @@ class BoundsInterp {
           set(i, step("add-no-wrap", e.loc, what, n, q, Itv{a.lo + b.lo, a.hi + b.hi}, true, 0, M64, ln));
         }
       }
+      if (!sub && r.k == AVal::Vec) {
+        r.terms.assign(lanes, {0, -1});
+        for (size_t i = 0; i < lanes; ++i) {
+          auto ta = termAt(args[0], i), tb = termAt(args[1], i);
+          if (ta.second >= 0 && ta.second == tb.second) r.terms[i] = {ta.first + tb.first, ta.second};
+        }
+      }
       return r;
     }
     if (n == "_mm512_slli_epi64" || n == "_mm512_srli_epi64") {
@@ -1575,6 +1665,13 @@ class BoundsInterp {
         q.names = {laneName(*ax[0], i, true)};
         if (left) set(i, step("shl-no-drop", e.loc, what, n, q, Itv{a.lo << k, a.hi << k}, true, 0, M64, ln));
         else set(i, step("bound", e.loc, what, n, q, Itv{a.lo >> k, a.hi >> k}, false, 0, 0, ln));
+      }
+      if (left && args[0].k == AVal::Vec) {
+        r.terms.assign(lanes, {0, -1});
+        for (size_t i = 0; i < lanes; ++i) {
+          auto t = termAt(args[0], i);
+          if (t.second >= 0 && t.first < ((u128)1 << 64)) r.terms[i] = {t.first << k, t.second};
+        }
       }
       return r;
     }

@@ -1,0 +1,994 @@
+// poly.cpp: the Poly1305 block-step algebra (see poly.h).
+#include "poly.h"
+
+#include <z3++.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <random>
+#include <set>
+
+#include "intrinsics.h"
+
+namespace cv {
+
+namespace {
+
+struct Stop {};
+
+u128 maxOf(unsigned bits) { return bits >= 128 ? ~(u128)0 : (((u128)1 << bits) - 1); }
+
+struct PV {
+  enum K { None, Int, Vec, Ptr } k = None;
+  unsigned bits = 0;
+  std::vector<z3::expr> l;  // lanes (integers); Int: one
+  std::vector<Itv> b;       // per-lane bounds
+  std::string base;         // Ptr
+  bool offKnown = true;
+  long long off = 0;
+  unsigned elemBits = 8;
+};
+
+struct Eval {
+  const File &F;
+  z3::context &c;
+  const PolySeedFn &seedFn;
+  std::string err;
+  SrcLoc errLoc;
+  int fresh = 0;
+  std::set<std::string> memAtoms, opaqueAtoms;  // atom names by origin
+  std::map<std::string, z3::expr> atoms;
+  std::map<std::string, std::string> pretty;  // seeded atom -> the variable it was first read as
+  std::map<std::pair<unsigned, unsigned>, z3::expr> quot;   // (x id, k) -> floor(x / 2^k)
+  std::map<std::pair<unsigned, unsigned>, z3::expr> hi52;   // (a id, b id) -> floor(a*b / 2^52)
+  std::map<std::pair<int, int>, PV> slots;
+  std::set<std::string> memDerived;  // atoms whose value depends on message memory
+  std::string firstLoadBase;
+  bool haveLoad = false;
+  // Block steps inside one body: a step ends when the accumulator, written since the last cut,
+  // is read again as a multiplicand; each step is proved on its own (Horner: composing the
+  // steps is the recurrence acc <- acc*R + m).
+  std::vector<std::pair<int, int>> accKeys;
+  std::vector<std::string> accNames;
+  bool accDirty = false;  // the accumulator was written after this step's multiply
+  bool stepMul = false;   // this step has multiplied the accumulator
+  struct Step {
+    std::vector<std::vector<z3::expr>> in, out;
+  };
+  std::vector<Step> steps;
+  std::vector<std::vector<z3::expr>> curIn;
+  bool isAcc(const std::pair<int, int> &k) {
+    for (auto &a : accKeys)
+      if (a == k) return true;
+    return false;
+  }
+  std::vector<std::vector<z3::expr>> accValues() {
+    std::vector<std::vector<z3::expr>> v;
+    for (auto &k : accKeys) {
+      auto it = slots.find(k);
+      if (it == slots.end() || it->second.k != PV::Vec || it->second.l.size() != 8) fail({}, "accumulator is not a vector");
+      v.push_back(it->second.l);
+    }
+    return v;
+  }
+  void cut() {
+    Step st;
+    st.in = curIn;
+    st.out = accValues();
+    steps.push_back(st);
+    curIn.clear();
+    for (size_t i = 0; i < accKeys.size(); ++i) {
+      PV h = slots.at(accKeys[i]);
+      std::vector<z3::expr> l;
+      for (unsigned j = 0; j < 8; ++j)
+        l.push_back(atom(accNames[i] + "@" + std::to_string(steps.size()) + "[" + std::to_string(j) + "]"));
+      h.l = l;
+      slots.erase(accKeys[i]);
+      slots.emplace(accKeys[i], h);
+      curIn.push_back(l);
+    }
+    accDirty = false;
+    stepMul = false;
+  }
+  struct Frame {
+    int ctx;
+    const Function *fn;
+    std::map<int, std::pair<int, int>> refs;
+    bool returned = false;
+    PV ret;
+  };
+  std::vector<Frame> frames;
+  std::map<std::pair<int, const void *>, int> ctxIds;
+  int nextCtx = 2;
+
+  Eval(const File &f, z3::context &cc, const PolySeedFn &s) : F(f), c(cc), seedFn(s) {}
+
+  [[noreturn]] void fail(SrcLoc l, const std::string &m) {
+    if (err.empty()) err = m, errLoc = l;
+    throw Stop{};
+  }
+
+  z3::expr num(u128 v) {
+    if (v <= (u128)~0ull) return c.int_val((uint64_t)v);
+    return c.int_val((uint64_t)(v >> 64)) * c.int_val("18446744073709551616") + c.int_val((uint64_t)v);
+  }
+  z3::expr pow2(unsigned k) {
+    if (k < 64) return c.int_val((uint64_t)1 << k);
+    z3::expr r = c.int_val((uint64_t)1 << 63);
+    for (k -= 63; k >= 63; k -= 63) r = r * c.int_val((uint64_t)1 << 63);
+    return (r * c.int_val((uint64_t)1 << k)).simplify();
+  }
+  z3::expr atom(const std::string &name, bool mem = false, bool opaque = false) {
+    auto it = atoms.find(name);
+    if (it != atoms.end()) return it->second;
+    z3::expr a = c.int_const(name.c_str());
+    atoms.emplace(name, a);
+    if (mem) memDerived.insert(name), memAtoms.insert(name);
+    if (opaque) opaqueAtoms.insert(name);
+    return a;
+  }
+  bool dependsOnMem(const z3::expr &e, std::set<unsigned> &seen) {
+    if (!seen.insert(e.id()).second) return false;
+    if (e.is_app() && e.num_args() == 0 && !e.is_numeral()) return memDerived.count(e.decl().name().str()) > 0;
+    for (unsigned i = 0; i < e.num_args(); ++i)
+      if (dependsOnMem(e.arg(i), seen)) return true;
+    return false;
+  }
+
+  PV opaque(unsigned bits, bool vec, const std::string &why) {
+    PV v;
+    v.k = vec ? PV::Vec : PV::Int;
+    v.bits = bits;
+    unsigned n = vec ? bits / 64 : 1;
+    for (unsigned i = 0; i < n; ++i) {
+      v.l.push_back(atom(why + "?" + std::to_string(fresh++), false, true));
+      v.b.push_back(Itv{0, maxOf(vec ? 64 : bits)});
+    }
+    return v;
+  }
+  PV opaqueOf(const Type &t, const std::string &why) {
+    if (t.kind == Type::Vec) return opaque(t.bits, true, why);
+    if (t.kind == Type::Ptr) {
+      PV p;
+      p.k = PV::Ptr;
+      p.base = why + "@" + std::to_string(fresh++);
+      p.elemBits = t.bits;
+      return p;
+    }
+    if (t.kind == Type::Int || t.kind == Type::Mask || t.kind == Type::Bool)
+      return opaque(t.kind == Type::Bool ? 1 : t.bits, false, why);
+    PV n;
+    return n;
+  }
+
+  std::pair<int, int> key(int var) {
+    const Var &v = F.vars[(size_t)var];
+    if (v.isGlobal) return {0, var};
+    Frame &fr = frames.back();
+    auto it = fr.refs.find(var);
+    if (it != fr.refs.end()) return it->second;
+    return {fr.ctx, var};
+  }
+
+  PV seedOf(int var) {
+    const Var &v = F.vars[(size_t)var];
+    PolySeed s;
+    if (!seedFn(var, s)) return opaqueOf(v.ty, v.name);
+    PV p;
+    if (s.k == PolySeed::Ptr) {
+      p.k = PV::Ptr;
+      p.base = v.name + "@head";
+      p.elemBits = v.ty.bits;
+      return p;
+    }
+    if (s.k == PolySeed::Other) return opaqueOf(v.ty, v.name);
+    p.k = s.k == PolySeed::Vec ? PV::Vec : PV::Int;
+    p.bits = v.ty.kind == Type::Vec ? v.ty.bits : v.ty.bits;
+    for (size_t j = 0; j < s.lanes.size(); ++j) {
+      Itv b = s.lanes[j];
+      p.b.push_back(b);
+      if (b.exact()) {
+        p.l.push_back(num(b.lo));
+      } else if (j < s.terms.size() && s.terms[j].second >= 0 && s.terms[j].first != 0) {
+        // A tracked linear relation: this lane is coef * (a value shared with other variables).
+        u128 cf = s.terms[j].first;
+        std::string an = "v" + std::to_string(s.terms[j].second);
+        if (!pretty.count(an))
+          pretty[an] = (cf == 1 ? "" : "(1/" + std::to_string((unsigned long long)cf) + ")*") + v.name +
+                       (p.k == PV::Vec ? "[" + std::to_string(j) + "]" : "");
+        p.l.push_back(num(cf) * atom(an));
+      } else {
+        p.l.push_back(atom(v.name + (p.k == PV::Vec ? "[" + std::to_string(j) + "]" : "")));
+      }
+    }
+    return p;
+  }
+
+  PV &slot(int var) {
+    auto k = key(var);
+    auto it = slots.find(k);
+    if (it != slots.end()) return it->second;
+    const Var &v = F.vars[(size_t)var];
+    PV init = (k.first == 1 || k.first == 0) ? seedOf(var) : opaqueOf(v.ty, v.name);
+    return slots.emplace(k, init).first->second;
+  }
+  void assign(int var, const PV &v) {
+    auto k = key(var);
+    if (isAcc(k) && stepMul) accDirty = true;
+    slots.erase(k);
+    slots.emplace(k, v);
+  }
+
+  // ---- statements ----
+  void exec(const Stmt &s) {
+    if (frames.back().returned) return;
+    switch (s.kind) {
+      case Stmt::Null: return;
+      case Stmt::Block:
+        for (const auto &x : s.body) exec(*x);
+        return;
+      case Stmt::Decl: {
+        const Var &v = F.vars[(size_t)s.var];
+        if (v.ty.kind == Type::Array) {
+          assign(s.var, opaqueOf(v.ty, v.name));
+          return;
+        }
+        assign(s.var, s.e ? convert(eval(*s.e), v.ty) : opaqueOf(v.ty, v.name));
+        return;
+      }
+      case Stmt::ExprS: eval(*s.e); return;
+      case Stmt::If: {
+        int d = decide(eval(*s.e), s.loc);
+        if (d) exec(*s.then);
+        else if (s.els) exec(*s.els);
+        return;
+      }
+      case Stmt::While:
+      case Stmt::For:
+      case Stmt::DoWhile: {
+        if (s.kind == Stmt::For && s.init) exec(*s.init);
+        bool first = true;
+        for (int n = 0; n < 4096; ++n) {
+          if (!(s.kind == Stmt::DoWhile && first) && s.e && !decide(eval(*s.e), s.loc)) return;
+          first = false;
+          exec(*s.then);
+          if (s.kind == Stmt::For && s.inc) eval(*s.inc);
+        }
+        fail(s.loc, "inner loop does not end within 4096 iterations");
+      }
+      case Stmt::Return:
+        if (s.e) frames.back().ret = convert(eval(*s.e), frames.back().fn->ret);
+        frames.back().returned = true;
+        return;
+      case Stmt::Break:
+      case Stmt::Continue: fail(s.loc, "break/continue in a block step");
+    }
+  }
+
+  int decide(const PV &v, SrcLoc l) {
+    if (v.k != PV::Int) fail(l, "condition is not a scalar");
+    z3::expr e = v.l[0].simplify();
+    if (!e.is_numeral()) fail(l, "control flow depends on data in the block step");
+    return e.get_decimal_string(0) != "0";
+  }
+
+  PV convert(const PV &v, const Type &t) {
+    if (t.kind == Type::Int || t.kind == Type::Mask || t.kind == Type::Bool) {
+      unsigned w = t.kind == Type::Bool ? 1 : t.bits;
+      if (v.k != PV::Int) return opaqueOf(t, "conv");
+      if (v.b[0].hi <= maxOf(w)) {
+        PV r = v;
+        r.bits = w;
+        return r;
+      }
+      return opaqueOf(t, "trunc");
+    }
+    if (t.kind == Type::Ptr) {
+      if (v.k == PV::Ptr) {
+        PV r = v;
+        r.elemBits = t.bits;
+        return r;
+      }
+      return opaqueOf(t, "ptr");
+    }
+    return v;
+  }
+
+  PV intV(z3::expr e, Itv b, unsigned bits) {
+    PV v;
+    v.k = PV::Int;
+    v.bits = bits;
+    v.l.push_back(e);
+    v.b.push_back(b);
+    return v;
+  }
+
+  PV eval(const Expr &e) {
+    switch (e.kind) {
+      case Expr::Const: {
+        if (e.ty.kind == Type::Ptr) return opaqueOf(e.ty, "null");
+        if (e.ty.kind == Type::Vec) return opaqueOf(e.ty, "const");
+        unsigned w = e.ty.kind == Type::Bool ? 1 : e.ty.bits;
+        u128 v = e.value & maxOf(w);
+        return intV(num(v), Itv{v, v}, w);
+      }
+      case Expr::Var: {
+        const Var &v = F.vars[(size_t)e.var];
+        if (v.ty.kind == Type::Array) return opaqueOf(v.ty, v.name);
+        return slot(e.var);
+      }
+      case Expr::Cast: return convert(eval(*e.args[0]), e.ty);
+      case Expr::Bin: return binary(e);
+      case Expr::Un: {
+        eval(*e.args[0]);
+        return opaqueOf(e.ty, "unop");
+      }
+      case Expr::Cond: {
+        int d = decide(eval(*e.args[0]), e.loc);
+        return eval(*e.args[d ? 1 : 2]);
+      }
+      case Expr::Index:
+      case Expr::Deref:
+        eval(*e.args[0]);
+        return opaqueOf(e.ty, "read");
+      case Expr::AddrOf: return opaqueOf(e.ty, "addr");
+      case Expr::Assign: {
+        PV rhs = eval(*e.args[1]);
+        PV v;
+        if (e.name.empty()) {
+          v = convert(rhs, e.args[0]->ty);
+        } else {
+          PV cur = eval(*e.args[0]);
+          v = arith(e.name, cur, convert(rhs, e.args[0]->ty), e.args[0]->ty, e.loc);
+        }
+        if (e.args[0]->kind == Expr::Var) assign(e.args[0]->var, v);
+        return v;
+      }
+      case Expr::IncDec: {
+        PV cur = eval(*e.args[0]);
+        PV one = intV(num(1), Itv{1, 1}, 64);
+        PV v = arith(e.name.find("++") != std::string::npos ? "+" : "-", cur, one, e.args[0]->ty, e.loc);
+        if (e.args[0]->kind == Expr::Var) assign(e.args[0]->var, v);
+        return e.name.rfind("post", 0) == 0 ? cur : v;
+      }
+      case Expr::Call: return call(e);
+      case Expr::Intrin: return intrinsic(e);
+      case Expr::InitList: return opaqueOf(e.ty, "init");
+    }
+    return opaqueOf(e.ty, "expr");
+  }
+
+  PV binary(const Expr &e) {
+    const std::string &op = e.name;
+    PV a = eval(*e.args[0]);
+    PV b = eval(*e.args[1]);
+    if (op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=" || op == "&&" || op == "||") {
+      if (a.k == PV::Int && b.k == PV::Int) {
+        z3::expr x = a.l[0], y = b.l[0];
+        z3::expr r = op == "==" ? x == y : op == "!=" ? x != y : op == "<" ? x < y : op == "<=" ? x <= y
+                   : op == ">" ? x > y : op == ">=" ? x >= y : op == "&&" ? (x != 0 && y != 0) : (x != 0 || y != 0);
+        return intV(z3::ite(r, c.int_val(1), c.int_val(0)), Itv{0, 1}, 1);
+      }
+      return opaqueOf(e.ty, "cmp");
+    }
+    return arith(op, a, b, e.ty, e.loc);
+  }
+
+  PV arith(const std::string &op, const PV &a, const PV &b, const Type &t, SrcLoc) {
+    if (a.k == PV::Ptr && b.k == PV::Int && (op == "+" || op == "-")) {
+      PV r = a;
+      z3::expr s = b.l[0].simplify();
+      if (!a.offKnown || !s.is_numeral()) {
+        r.base = a.base + "+?" + std::to_string(fresh++);
+        r.off = 0;
+        r.offKnown = true;
+        return r;
+      }
+      long long d = std::stoll(s.get_decimal_string(0)) * (long long)(a.elemBits / 8 ? a.elemBits / 8 : 1);
+      r.off = op == "+" ? a.off + d : a.off - d;
+      return r;
+    }
+    if (a.k != PV::Int || b.k != PV::Int) return opaqueOf(t, "arith");
+    unsigned w = t.kind == Type::Bool ? 1 : t.bits;
+    // Lengths, counters and pointers wrap in C; only their exact values matter here.
+    if (a.b[0].exact() && b.b[0].exact()) {
+      u128 x = a.b[0].lo, y = b.b[0].lo, r;
+      if (op == "+") r = x + y;
+      else if (op == "-") r = x - y;
+      else if (op == "*") r = x * y;
+      else if (op == "&") r = x & y;
+      else if (op == "|") r = x | y;
+      else if (op == "^") r = x ^ y;
+      else if (op == "<<") r = y < 128 ? x << (unsigned)y : 0;
+      else if (op == ">>") r = y < 128 ? x >> (unsigned)y : 0;
+      else if (op == "/" && y) r = x / y;
+      else if (op == "%" && y) r = x % y;
+      else return opaqueOf(t, "arith");
+      r &= maxOf(w);
+      return intV(num(r), Itv{r, r}, w);
+    }
+    return opaqueOf(t, "scalar");
+  }
+
+  PV call(const Expr &e) {
+    if (e.fn < 0) return opaqueOf(e.ty, "call");
+    const Function &fn = F.funcs[(size_t)e.fn];
+    bool hasRef = false;
+    for (int p : fn.params) hasRef = hasRef || F.vars[(size_t)p].isRef;
+    if (!hasRef) return opaqueOf(fn.ret, fn.name);  // keystream helpers: only memory effects
+    auto ck = std::make_pair(frames.back().ctx, (const void *)&e);
+    auto it = ctxIds.find(ck);
+    int ctx = it == ctxIds.end() ? (ctxIds[ck] = nextCtx++) : it->second;
+    Frame fr{ctx, &fn, {}, false, PV{}};
+    std::vector<std::pair<int, PV>> vals;
+    for (size_t i = 0; i < fn.params.size() && i < e.args.size(); ++i) {
+      int pv = fn.params[i];
+      const Var &v = F.vars[(size_t)pv];
+      if (v.isRef) {
+        const Expr *a = e.args[i].get();
+        while (a->kind == Expr::Cast) a = a->args[0].get();
+        if (a->kind != Expr::Var) fail(a->loc, "reference argument must be a variable");
+        fr.refs[pv] = key(a->var);
+        slot(a->var);
+      } else {
+        vals.push_back({pv, convert(eval(*e.args[i]), v.ty)});
+      }
+    }
+    for (auto &[pv, val] : vals) {
+      slots.erase({ctx, pv});
+      slots.emplace(std::make_pair(ctx, pv), val);
+    }
+    frames.push_back(fr);
+    exec(*fn.body);
+    Frame done = frames.back();
+    frames.pop_back();
+    return done.ret;
+  }
+
+  // ---- intrinsics ----
+  static bool exactVal(const PV &v, Bits &out) {
+    out = Bits{};
+    if (v.k != PV::Int && v.k != PV::Vec) return false;
+    for (size_t i = 0; i < v.b.size(); ++i) {
+      if (!v.b[i].exact()) return false;
+      if (v.k == PV::Int) {
+        out.w[0] = (uint64_t)v.b[0].lo;
+        out.w[1] = (uint64_t)(v.b[0].lo >> 64);
+      } else {
+        out.w[i] = (uint64_t)v.b[i].lo;
+      }
+    }
+    return true;
+  }
+  PV vec(unsigned bits, std::vector<z3::expr> l, std::vector<Itv> b) {
+    PV v;
+    v.k = PV::Vec;
+    v.bits = bits;
+    v.l = std::move(l);
+    v.b = std::move(b);
+    return v;
+  }
+
+  z3::expr quotient(const z3::expr &x, unsigned k, const Itv &bx, Itv &bq) {
+    bq = Itv{bx.lo >> k, bx.hi >> k};
+    if (bx.hi < ((u128)1 << k)) return c.int_val(0);
+    auto key2 = std::make_pair(x.id(), k);
+    auto it = quot.find(key2);
+    if (it != quot.end()) return it->second;
+    std::string n = "@q" + std::to_string(fresh++);
+    z3::expr q = atom(n);
+    std::set<unsigned> seen;
+    if (dependsOnMem(x, seen)) memDerived.insert(n);
+    quot.emplace(key2, q);
+    return q;
+  }
+
+  static unsigned log2exact(u128 m) {  // k when m = 2^k - 1, else 999
+    unsigned k = 0;
+    while (k < 128 && (m >> k) & 1) ++k;
+    return (k == 128 || (m >> k) == 0) ? k : 999;
+  }
+
+  // 2-adic valuation of every coefficient of a polynomial (the largest k with 2^k | all).
+  unsigned valuation(const z3::expr &e) {
+    z3::params p(c);
+    p.set("som", true);
+    z3::expr s = e.simplify(p);
+    std::vector<z3::expr> terms;
+    if (s.is_app() && s.decl().decl_kind() == Z3_OP_ADD)
+      for (unsigned i = 0; i < s.num_args(); ++i) terms.push_back(s.arg(i));
+    else
+      terms.push_back(s);
+    unsigned v = 128;
+    for (auto &t : terms) {
+      std::string cf = "1";
+      if (t.is_numeral()) cf = t.get_decimal_string(0);
+      else if (t.is_app() && t.decl().decl_kind() == Z3_OP_MUL && t.arg(0).is_numeral()) cf = t.arg(0).get_decimal_string(0);
+      if (cf == "0") continue;
+      if (!cf.empty() && cf[0] == '-') cf = cf.substr(1);
+      // valuation of a decimal string
+      unsigned k = 0;
+      std::string n = cf;
+      while (n != "0" && k < 128) {
+        int last = n.back() - '0';
+        if (last % 2) break;
+        std::string q;
+        int rem = 0;
+        for (char ch : n) {
+          int cur = rem * 10 + (ch - '0');
+          if (!q.empty() || cur / 2) q += (char)('0' + cur / 2);
+          rem = cur % 2;
+        }
+        n = q.empty() ? "0" : q;
+        ++k;
+      }
+      v = std::min(v, k);
+    }
+    return v;
+  }
+
+  PV intrinsic(const Expr &e) {
+    const Intrinsic *in = findIntrinsic(e.name);
+    if (!in) fail(e.loc, "intrinsic '" + e.name + "' is not in the semantics table");
+    std::vector<const Expr *> ax;
+    if (!in->argmap.empty())
+      for (int i : in->argmap) ax.push_back(e.args[(size_t)i].get());
+    else
+      for (auto &a : e.args) ax.push_back(a.get());
+    if (in->name.rfind("_mm512_madd52", 0) == 0)
+      for (const Expr *x : ax)
+        if (x->kind == Expr::Var && isAcc(key(x->var))) {
+          if (accDirty) cut();
+          stepMul = true;
+          break;
+        }
+    std::vector<PV> a;
+    for (const Expr *x : ax) a.push_back(eval(*x));
+    const std::string &n = in->name;
+    Type rt;
+    rt.kind = in->resultBits >= 128 ? Type::Vec : Type::Int;
+    rt.bits = in->resultBits;
+    auto vecOK = [&](size_t i) { return a[i].k == PV::Vec && a[i].l.size() == 8; };
+    if (n == "_mm512_madd52lo_epu64" || n == "_mm512_madd52hi_epu64") {
+      if (!vecOK(0) || !vecOK(1) || !vecOK(2)) return opaqueOf(rt, "madd");
+      bool lo = n == "_mm512_madd52lo_epu64";
+      std::vector<z3::expr> l;
+      std::vector<Itv> b;
+      for (unsigned j = 0; j < 8; ++j) {
+        const z3::expr &x = a[1].l[j], &y = a[2].l[j];
+        u128 pmax = a[1].b[j].hi * a[2].b[j].hi;
+        auto k2 = std::make_pair(std::min(x.id(), y.id()), std::max(x.id(), y.id()));
+        z3::expr h = c.int_val(0);
+        if (pmax >= ((u128)1 << 52)) {
+          auto it = hi52.find(k2);
+          if (it == hi52.end()) {
+            std::string nm = "@hi" + std::to_string(fresh++);
+            h = atom(nm);
+            std::set<unsigned> s1, s2;
+            if (dependsOnMem(x, s1) || dependsOnMem(y, s2)) memDerived.insert(nm);
+            hi52.emplace(k2, h);
+          } else {
+            h = it->second;
+          }
+        }
+        // lo52(x*y) = x*y - 2^52 * hi52(x*y): operands < 2^52 (proved by the interval pass).
+        z3::expr part = lo ? x * y - pow2(52) * h : h;
+        Itv pb = lo ? Itv{0, std::min(pmax, ((u128)1 << 52) - 1)} : Itv{0, pmax >> 52};
+        l.push_back(a[0].l[j] + part);
+        b.push_back(Itv{a[0].b[j].lo, a[0].b[j].hi + pb.hi});
+      }
+      return vec(512, l, b);
+    }
+    if (n == "_mm512_add_epi64" && vecOK(0) && vecOK(1)) {
+      std::vector<z3::expr> l;
+      std::vector<Itv> b;
+      for (unsigned j = 0; j < 8; ++j) {
+        l.push_back(a[0].l[j] + a[1].l[j]);
+        b.push_back(Itv{a[0].b[j].lo + a[1].b[j].lo, a[0].b[j].hi + a[1].b[j].hi});
+      }
+      return vec(512, l, b);
+    }
+    if ((n == "_mm512_slli_epi64" || n == "_mm512_srli_epi64") && vecOK(0)) {
+      Bits kb;
+      if (!exactVal(a[1], kb)) return opaqueOf(rt, "shift");
+      unsigned k = (unsigned)(kb.w[0] & 0xffffffffu);
+      if (k > 63) return opaqueOf(rt, "shift");
+      std::vector<z3::expr> l;
+      std::vector<Itv> b;
+      for (unsigned j = 0; j < 8; ++j) {
+        if (n == "_mm512_slli_epi64") {
+          l.push_back(a[0].l[j] * pow2(k));  // no set bit is shifted out (proved)
+          b.push_back(Itv{a[0].b[j].lo << k, a[0].b[j].hi << k});
+        } else {
+          Itv bq;
+          l.push_back(quotient(a[0].l[j], k, a[0].b[j], bq));
+          b.push_back(bq);
+        }
+      }
+      return vec(512, l, b);
+    }
+    if ((n == "_mm512_and_si512" || n == "_mm512_and_epi64") && vecOK(0) && vecOK(1)) {
+      std::vector<z3::expr> l;
+      std::vector<Itv> b;
+      for (unsigned j = 0; j < 8; ++j) {
+        int xi = a[1].b[j].exact() ? 0 : a[0].b[j].exact() ? 1 : -1;
+        if (xi < 0) return opaqueOf(rt, "and");
+        const PV &x = a[(size_t)xi], &m = a[(size_t)(1 - xi)];
+        u128 mask = m.b[j].lo;
+        unsigned k = log2exact(mask);
+        if (x.b[j].exact()) {
+          u128 r = x.b[j].lo & mask;
+          l.push_back(num(r));
+          b.push_back(Itv{r, r});
+        } else if (x.b[j].hi <= mask && k != 999) {
+          l.push_back(x.l[j]);
+          b.push_back(x.b[j]);
+        } else if (k != 999) {
+          Itv bq;
+          z3::expr q = quotient(x.l[j], k, x.b[j], bq);
+          l.push_back(x.l[j] - pow2(k) * q);
+          b.push_back(Itv{0, std::min(x.b[j].hi, mask)});
+        } else {
+          return opaqueOf(rt, "and");
+        }
+      }
+      return vec(512, l, b);
+    }
+    if ((n == "_mm512_or_si512" || n == "_mm512_or_epi64") && vecOK(0) && vecOK(1)) {
+      std::vector<z3::expr> l;
+      std::vector<Itv> b;
+      for (unsigned j = 0; j < 8; ++j) {
+        // x | y = x + y when x < 2^k and every coefficient of y is a multiple of 2^k.
+        bool ok = false;
+        for (int side = 0; side < 2 && !ok; ++side) {
+          const PV &x = a[(size_t)side], &y = a[(size_t)(1 - side)];
+          unsigned v = valuation(y.l[j]);
+          if (v >= 128 || x.b[j].hi < ((u128)1 << v)) ok = true;
+        }
+        if (!ok) fail(e.loc, "cannot show that the operands of " + n + " are bit-disjoint");
+        l.push_back(a[0].l[j] + a[1].l[j]);
+        b.push_back(Itv{std::max(a[0].b[j].lo, a[1].b[j].lo), a[0].b[j].hi + a[1].b[j].hi});
+      }
+      return vec(512, l, b);
+    }
+    if (n == "_mm512_loadu_si512") {
+      const PV &p = a[0];
+      if (p.k != PV::Ptr) return opaqueOf(rt, "load");
+      if (!haveLoad) firstLoadBase = p.base, haveLoad = true;
+      std::vector<z3::expr> l;
+      std::vector<Itv> b;
+      for (unsigned j = 0; j < 8; ++j) {
+        l.push_back(atom("mem:" + p.base + "+" + std::to_string(p.off + 8 * (long long)j), true));
+        b.push_back(Itv{0, maxOf(64)});
+      }
+      return vec(512, l, b);
+    }
+    if (in->cls == Cls::Move) {
+      // 64-bit lane moves with constant selectors, by tracing the table's model.
+      std::vector<Bits> A1(a.size()), A2(a.size());
+      std::mt19937_64 rng(0x901);
+      for (size_t i = 0; i < a.size(); ++i) {
+        if (in->roles[i] != Role::Data) {
+          if (!exactVal(a[i], A1[i])) return opaqueOf(rt, "move");
+          A2[i] = A1[i];
+        } else {
+          for (unsigned w = 0; w < 8; ++w) A1[i].w[w] = rng() | 1, A2[i].w[w] = rng() | 1;
+          if (a[i].k == PV::Int && a[i].bits < 64) A1[i].w[0] &= (uint64_t)maxOf(a[i].bits), A2[i].w[0] &= (uint64_t)maxOf(a[i].bits);
+        }
+      }
+      Bits r1 = in->model(A1), r2 = in->model(A2);
+      unsigned nl = in->resultBits >= 128 ? in->resultBits / 64 : 1;
+      std::vector<z3::expr> l;
+      std::vector<Itv> b;
+      for (unsigned o = 0; o < nl; ++o) {
+        bool found = false;
+        if (r1.w[o] == 0 && r2.w[o] == 0) {
+          l.push_back(c.int_val(0));
+          b.push_back(Itv{0, 0});
+          continue;
+        }
+        for (size_t i = 0; i < a.size() && !found; ++i) {
+          if (in->roles[i] != Role::Data || a[i].k == PV::Ptr || a[i].k == PV::None) continue;
+          for (unsigned s = 0; s < a[i].l.size(); ++s)
+            if (A1[i].w[s] == r1.w[o] && A2[i].w[s] == r2.w[o]) {
+              l.push_back(a[i].l[s]);
+              b.push_back(a[i].b[s]);
+              found = true;
+              break;
+            }
+        }
+        if (!found) return opaqueOf(rt, "move");
+      }
+      if (nl == 1) return intV(l[0], b[0], in->resultBits);
+      return vec(in->resultBits, l, b);
+    }
+    return opaqueOf(rt, n);  // ChaCha20 words, stores, masks: not part of the algebra
+  }
+};
+
+// Monomials of a normalised polynomial: coefficient (decimal) and the sorted atom names.
+bool monomials(const z3::expr &e, std::vector<std::pair<std::string, std::vector<std::string>>> &out) {
+  std::vector<z3::expr> terms;
+  if (e.is_app() && e.decl().decl_kind() == Z3_OP_ADD)
+    for (unsigned i = 0; i < e.num_args(); ++i) terms.push_back(e.arg(i));
+  else
+    terms.push_back(e);
+  for (const auto &t : terms) {
+    std::string cf = "1";
+    std::vector<std::string> vars;
+    std::function<bool(const z3::expr &)> factor = [&](const z3::expr &x) -> bool {
+      if (x.is_numeral()) {
+        cf = x.get_decimal_string(0);
+        return true;
+      }
+      if (x.is_app() && x.decl().decl_kind() == Z3_OP_MUL) {
+        for (unsigned i = 0; i < x.num_args(); ++i)
+          if (!factor(x.arg(i))) return false;
+        return true;
+      }
+      if (x.is_app() && x.decl().decl_kind() == Z3_OP_UMINUS) {
+        if (!factor(x.arg(0))) return false;
+        cf = cf[0] == '-' ? cf.substr(1) : "-" + cf;
+        return true;
+      }
+      if (x.is_app() && x.decl().decl_kind() == Z3_OP_POWER && x.arg(1).is_numeral()) {
+        int k = std::stoi(x.arg(1).get_decimal_string(0));
+        for (int i = 0; i < k; ++i) vars.push_back(x.arg(0).decl().name().str());
+        return true;
+      }
+      if (x.is_app() && x.num_args() == 0) {
+        vars.push_back(x.decl().name().str());
+        return true;
+      }
+      return false;
+    };
+    if (!factor(t)) return false;
+    std::sort(vars.begin(), vars.end());
+    if (cf != "0") out.push_back({cf, vars});
+  }
+  return true;
+}
+
+}  // namespace
+
+BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &loop,
+                               const std::vector<std::pair<int, std::string>> &acc, const PolySeedFn &seed,
+                               unsigned timeoutMs) {
+  std::vector<std::string> accNames;
+  std::vector<int> accVars;
+  for (auto &[v, n] : acc) accVars.push_back(v), accNames.push_back(n);
+  BlockStepResult res;
+  (void)timeoutMs;
+  z3::context c;
+  Eval ev(f, c, seed);
+  ev.frames.push_back(Eval::Frame{1, &fn, {}, false, PV{}});
+  // The accumulator at the head: one atom per lane (its value is whatever the loop carries).
+  res.what = "block step: acc' = acc * R + m + c (mod 2^130-5) in every lane";
+  unsigned radix = accNames.size() == 3 ? 44 : accNames.size() == 5 ? 26 : 0;
+  if (radix == 0) {
+    res.res = Res::FAILED;
+    res.cex = "the loop's chapoly-invariant names " + std::to_string(accNames.size()) + " limbs; expected 3 or 5";
+    return res;
+  }
+  ev.accNames = accNames;
+  try {
+    for (size_t i = 0; i < accVars.size(); ++i) {
+      if (accVars[i] < 0) throw Stop{};
+      PV h;
+      h.k = PV::Vec;
+      h.bits = 512;
+      for (unsigned j = 0; j < 8; ++j) {
+        h.l.push_back(ev.atom(accNames[i] + "[" + std::to_string(j) + "]"));
+        h.b.push_back(Itv{0, maxOf(64)});
+      }
+      PolySeed s;
+      if (seed(accVars[i], s) && s.lanes.size() == 8) h.b = s.lanes;
+      ev.slots.emplace(ev.key(accVars[i]), h);
+      ev.accKeys.push_back(ev.key(accVars[i]));
+      ev.curIn.push_back(h.l);
+    }
+    ev.exec(*loop.then);
+    Eval::Step last;
+    last.in = ev.curIn;
+    last.out = ev.accValues();
+    ev.steps.push_back(last);
+  } catch (const Stop &) {
+    res.res = Res::FAILED;
+    res.cex = "cannot evaluate the block step algebraically: " +
+              (ev.err.empty() ? std::string("accumulator variable not found") : ev.err) +
+              (ev.errLoc.line ? " (line " + std::to_string(ev.errLoc.line) + ")" : "");
+    return res;
+  }
+  z3::expr P = ev.pow2(130) - c.int_val(5);
+  z3::params som(c);
+  som.set("som", true);
+  auto modp = [&](const std::string &cf) {
+    z3::expr r = z3::mod(c.int_val(cf.c_str()), P).simplify();
+    return r.get_decimal_string(0);
+  };
+  std::string shown;
+  res.what = std::to_string(ev.steps.size()) + " block step(s): acc' = acc * R + m + c (mod 2^130-5) in every lane";
+  for (size_t k = 0; k < ev.steps.size(); ++k) {
+    const Eval::Step &stp = ev.steps[k];
+    std::string sk = ev.steps.size() > 1 ? "step " + std::to_string(k + 1) + ", " : "";
+    // The message group this step absorbs: the memory words its result depends on.
+    std::set<unsigned> seen;
+    std::vector<z3::expr> consts;
+    std::function<void(const z3::expr &)> collect = [&](const z3::expr &e) {
+      if (!seen.insert(e.id()).second) return;
+      if (e.is_app() && e.num_args() == 0 && !e.is_numeral()) consts.push_back(e);
+      for (unsigned i = 0; i < e.num_args(); ++i) collect(e.arg(i));
+    };
+    for (auto &limb : stp.out)
+      for (auto &x : limb) collect(x);
+    std::string base;
+    long long lo = -1;
+    for (auto &x : consts) {
+      std::string n = x.decl().name().str();
+      if (n.rfind("mem:", 0) != 0) continue;
+      size_t plus = n.rfind('+');
+      long long off = std::stoll(n.substr(plus + 1));
+      std::string b = n.substr(4, plus - 4);
+      if (lo < 0 || off < lo) lo = off, base = b;
+    }
+    if (lo < 0) {
+      res.res = Res::FAILED;
+      res.cex = sk + "the step's result does not depend on any message word";
+      return res;
+    }
+    long long g = lo - (lo % 128 + 128) % 128;
+    for (unsigned j = 0; j < 8; ++j) {
+      z3::expr out = c.int_val(0);
+      for (size_t i = 0; i < stp.out.size(); ++i) out = out + ev.pow2(radix * (unsigned)i) * stp.out[i][j];
+      long long o0 = g + 16LL * j;
+      z3::expr M = ev.atom("mem:" + base + "+" + std::to_string(o0), true) +
+                   ev.pow2(64) * ev.atom("mem:" + base + "+" + std::to_string(o0 + 8), true) + ev.pow2(128);
+      z3::expr E = (out - M).simplify(som);
+      if (getenv("CHAPOLY_VERIFY_TRACE") && j == 0)
+        fprintf(stderr, "block-step line %u %slane 0: %s\n", loop.loc.line, sk.c_str(), E.to_string().c_str());
+      std::vector<std::pair<std::string, std::vector<std::string>>> mons;
+      if (!monomials(E, mons)) {
+        res.res = Res::FAILED;
+        res.cex = sk + "lane " + std::to_string(j) + ": the lane value is not a polynomial the check can read";
+        return res;
+      }
+      std::map<std::string, size_t> accIdx;
+      for (size_t i = 0; i < stp.in.size(); ++i) accIdx[stp.in[i][j].decl().name().str()] = i;
+      // Split E = sum_i acc_i * C_i + D.
+      std::vector<z3::expr> C(stp.in.size(), c.int_val(0));
+      z3::expr D = c.int_val(0);
+      std::string problem;
+      for (const auto &[cf, vars] : mons) {
+        int nacc = 0;
+        size_t which = 0;
+        z3::expr rest = c.int_val(cf.c_str());
+        for (const auto &vn : vars) {
+          auto it = accIdx.find(vn);
+          if (it != accIdx.end()) {
+            if (nacc++ == 0) {
+              which = it->second;
+              continue;
+            }
+          }
+          rest = rest * ev.atom(vn);
+        }
+        if (nacc > 1 && modp(cf) != "0") problem = "a product of two accumulator limbs appears";
+        if (nacc == 1) C[which] = C[which] + rest;
+        else if (nacc == 0) D = D + rest;
+      }
+      if (!problem.empty()) {
+        res.res = Res::FAILED;
+        res.cex = sk + "lane " + std::to_string(j) + ": " + problem;
+        return res;
+      }
+      // R is the same for every limb: C_i = 2^(radix*i) * C_0 (mod p), coefficient by coefficient.
+      for (size_t i = 1; i < C.size(); ++i) {
+        z3::expr d = (C[i] - ev.pow2(radix * (unsigned)i) * C[0]).simplify(som);
+        std::vector<std::pair<std::string, std::vector<std::string>>> dm;
+        monomials(d, dm);
+        for (const auto &[cf, vars] : dm)
+          if (modp(cf) != "0") {
+            res.res = Res::FAILED;
+            std::string mono;
+            for (auto &v : vars) mono += "*" + v;
+            res.cex = sk + "lane " + std::to_string(j) + ": limb " + std::to_string(i) +
+                      " of the accumulator is not multiplied by the same R as limb 0 (mod p): the coefficient of " +
+                      (mono.empty() ? "1" : mono.substr(1)) + " differs by " + cf;
+            return res;
+          }
+      }
+      // The message enters as acc*R + m (Horner after the multiply) or as (acc + m)*R: D - m or
+      // D - m*R must be free of constants, message words and unmodelled operations.
+      z3::expr Dh = (D + M - M).simplify(som);
+      std::string form = "acc*R + m";
+      {
+        z3::expr alt = (D + M - M * C[0]).simplify(som);
+        std::vector<std::pair<std::string, std::vector<std::string>>> am;
+        monomials(alt, am);
+        bool memLeft = false;
+        for (const auto &[cf, vars] : am)
+          if (modp(cf) != "0")
+            for (const auto &v : vars) memLeft = memLeft || ev.memDerived.count(v) > 0;
+        z3::expr direct = D;
+        std::vector<std::pair<std::string, std::vector<std::string>>> dmm;
+        monomials(direct.simplify(som), dmm);
+        bool memDirect = false;
+        for (const auto &[cf, vars] : dmm)
+          if (modp(cf) != "0")
+            for (const auto &v : vars) memDirect = memDirect || ev.memDerived.count(v) > 0;
+        if (memDirect && !memLeft) {
+          D = alt;
+          form = "(acc + m)*R";
+        }
+      }
+      (void)Dh;
+      for (int part = 0; part < 2; ++part) {
+        z3::expr x = (part == 0 ? D : C[0]).simplify(som);
+        std::vector<std::pair<std::string, std::vector<std::string>>> dm;
+        monomials(x, dm);
+        for (const auto &[cf, vars] : dm) {
+          if (modp(cf) == "0") continue;
+          bool bad = vars.empty() && part == 0;
+          std::string why = "a constant " + cf + " is left over (the 2^128 pad or a fold constant is wrong)";
+          for (const auto &v : vars) {
+            bool inner = v.rfind("@hi", 0) == 0 || v.rfind("@q", 0) == 0;  // made inside the body
+            if (inner && !ev.memDerived.count(v)) {
+              bad = true;
+              why = std::string("an intermediate ") + (v[1] == 'h' ? "IFMA hi half" : "carry quotient") + " (" + v +
+                    ") does not cancel mod p: a fold, wrap or carry constant is wrong";
+            }
+            if (ev.memDerived.count(v)) {
+              bad = true;
+              why = "a message-dependent term (" + v + ") is not the block value (the message limbs are split wrongly)";
+            } else if (ev.opaqueAtoms.count(v)) {
+              bad = true;
+              why = "the result depends on an operation the algebra does not model (" + v + ")";
+            }
+          }
+          if (bad) {
+            res.res = Res::FAILED;
+            res.cex = sk + "lane " + std::to_string(j) + ": " + why + (part ? " in R" : "");
+            return res;
+          }
+        }
+      }
+      if (j == 0 && k == 0) {
+        // Readable mod-p form: coefficients reduced, powers of two as 2^k, atoms by variable.
+        auto show = [&](const z3::expr &x) {
+          std::vector<std::pair<std::string, std::vector<std::string>>> dm;
+          monomials(x.simplify(som), dm);
+          std::string out;
+          for (const auto &[cf, vars] : dm) {
+            std::string r = modp(cf);
+            if (r == "0") continue;
+            std::string coef = r;
+            // power of two?
+            z3::expr rv = c.int_val(r.c_str());
+            for (unsigned e = 0; e < 130; ++e)
+              if (z3::expr(rv == ev.pow2(e)).simplify().is_true()) {
+                coef = e == 0 ? "" : "2^" + std::to_string(e);
+                break;
+              }
+            std::string mono = coef;
+            for (const auto &v : vars) {
+              auto it = ev.pretty.find(v);
+              mono += (mono.empty() ? "" : "*") + (it == ev.pretty.end() ? v : it->second);
+            }
+            out += (out.empty() ? "" : " + ") + (mono.empty() ? "1" : mono);
+          }
+          if (out.size() > 200) out = out.substr(0, 197) + "...";
+          return out.empty() ? std::string("0") : out;
+        };
+        shown = "form " + form + "; lane 0: R = " + show(C[0]) + "; c = " + show(D);
+      }
+    }
+  }
+  res.res = Res::OK;
+  res.note = shown;
+  return res;
+}
+
+}  // namespace cv

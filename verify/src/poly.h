@@ -1,0 +1,41 @@
+// poly.h: the Poly1305 block-step algebra (obligation (e)).
+//
+// One iteration of a block-step loop is evaluated over the integers, lane by lane, as
+// polynomials in atoms: the accumulator limbs at the loop head, the loop-invariant operands (with
+// the linear relations the interval pass tracked, e.g. rls1 = 20*rl1), the 64-bit message words
+// read from memory, and one atom per quotient the code takes (x >> k, the IFMA hi half).
+// Shifts, masks and IFMA halves are exact identities (x & (2^k-1) = x - 2^k*floor(x/2^k),
+// lo52(a*b) = a*b - 2^52*hi52(a*b)); additions are exact because the interval pass proved that no
+// 64-bit lane wraps. The claim, per lane:
+//   acc' = acc * R + M + C (mod 2^130-5)
+// where acc = acc0 + 2^44 acc1 + 2^88 acc2 at the head, acc' the same at the end of the body,
+// M = the 16-byte block the lane read + 2^128, R does not depend on acc or the message (the key
+// power), C depends on neither acc nor the message and has no constant term (h carried in).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "ir.h"
+#include "smt.h"
+
+namespace cv {
+
+struct PolySeed {
+  enum K { Scalar, Vec, Ptr, Other } k = Other;
+  std::vector<Itv> lanes;                         // bounds (exact lanes are constants)
+  std::vector<std::pair<u128, long long>> terms;  // per lane: coef * atom (atom < 0: none)
+};
+using PolySeedFn = std::function<bool(int var, PolySeed &out)>;
+
+struct BlockStepResult {
+  Res res = Res::OK;
+  std::string what, cex, note;
+};
+
+BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &loop,
+                               const std::vector<std::pair<int, std::string>> &acc, const PolySeedFn &seed,
+                               unsigned timeoutMs);
+
+}  // namespace cv
