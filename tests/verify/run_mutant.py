@@ -23,7 +23,11 @@ def load(path):
     with open(path, "rb") as f:
         if tomllib is None:
             sys.exit("run_mutant.py: needs Python 3.11 (tomllib)")
-        return tomllib.load(f)["mutant"]
+        doc = tomllib.load(f)
+    rules = doc["mutant"]
+    for r in rules:
+        r.setdefault("kernel", doc.get("kernel", ""))
+    return rules
 
 
 def function_span(text, name):
@@ -104,6 +108,8 @@ def main():
     with open(out, "w") as f:
         f.write(mutant)
     cmd = [a.verifier, "--quiet", out, "--", *flags, "-I" + os.path.dirname(src)]
+    if rule["kernel"]:
+        cmd[1:1] = ["--kernel", rule["kernel"]]
     p = subprocess.run(cmd, capture_output=True, text=True)
     log = p.stdout + p.stderr
     with open(out + ".log", "w") as f:
