@@ -124,17 +124,32 @@ int main(int argc, char **argv) {
       {"rationale", spec.rationale},
   };
 
-  // Render into a private temporary directory; nothing in --out-dir changes until it succeeds.
+  // Render into a private temporary directory (removed on every exit path); nothing in
+  // --out-dir changes until both files rendered.
   std::error_code ec;
   fs::path tmp = fs::temp_directory_path() / fmt::format("chapoly-gen.{}", getpid());
+  struct Cleanup {
+    fs::path p;
+    ~Cleanup() { std::error_code e; fs::remove_all(p, e); }
+  } cleanup{tmp};
   fs::remove_all(tmp, ec);
-  fs::create_directories(tmp);
+  fs::create_directories(tmp, ec);
+  if (ec) {
+    std::cerr << fmt::format("chapoly-gen: error: cannot create {}: {}\n", tmp.string(), ec.message());
+    return 2;
+  }
   fs::path ir_file = tmp / "ir.json";
   {
     std::ofstream o(ir_file);
     o << ir.dump(1) << "\n";
   }
-  if (!emit_ir.empty()) fs::copy_file(ir_file, emit_ir, fs::copy_options::overwrite_existing, ec);
+  if (!emit_ir.empty()) {
+    fs::copy_file(ir_file, emit_ir, fs::copy_options::overwrite_existing, ec);
+    if (ec) {
+      std::cerr << fmt::format("{}: error: cannot write the IR: {}\n", emit_ir, ec.message());
+      return 2;
+    }
+  }
 
   std::string isa_dir = spec.isa == "x86_64-avx512" ? "avx512" : spec.isa;
   std::string cmd = fmt::format("'{}' '{}/render.py' --ir '{}' --templates '{}/{}' --out-dir '{}'",
@@ -143,7 +158,6 @@ int main(int argc, char **argv) {
   int rc = std::system(cmd.c_str());
   if (rc != 0) {
     std::cerr << fmt::format("chapoly-gen: internal error: renderer failed ({}); command: {}\n", rc, cmd);
-    fs::remove_all(tmp, ec);
     return 3;
   }
 
@@ -163,15 +177,30 @@ int main(int argc, char **argv) {
     }
     if (status == 0) std::cout << fmt::format("chapoly-gen: {} is up to date with {}\n", out_dir, shown);
   } else {
-    fs::create_directories(out_dir);
+    // Stage both files next to their destinations first, then rename both: a failure leaves
+    // --out-dir as it was (and no stray staging file).
+    std::vector<fs::path> staged;
+    auto fail = [&](const fs::path &where, const std::error_code &e) {
+      for (const auto &st : staged) { std::error_code ig; fs::remove(st, ig); }
+      std::cerr << fmt::format("{}: error: cannot write: {}\n", where.string(), e.message());
+      return 2;
+    };
+    fs::create_directories(out_dir, ec);
+    if (ec || !fs::is_directory(out_dir)) return fail(out_dir, ec ? ec : std::make_error_code(std::errc::not_a_directory));
     for (const auto &f : outputs) {
-      fs::path dst = fs::path(out_dir) / f;
       fs::path stage = fs::path(out_dir) / ("." + f + ".tmp");
-      fs::copy_file(tmp / f, stage, fs::copy_options::overwrite_existing);
-      fs::rename(stage, dst);
+      fs::copy_file(tmp / f, stage, fs::copy_options::overwrite_existing, ec);
+      if (ec) return fail(stage, ec);
+      staged.push_back(stage);
+    }
+    for (const auto &f : outputs) {
+      if (fs::is_directory(fs::path(out_dir) / f)) return fail(fs::path(out_dir) / f, std::make_error_code(std::errc::is_a_directory));
+    }
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      fs::rename(staged[i], fs::path(out_dir) / outputs[i], ec);
+      if (ec) return fail(fs::path(out_dir) / outputs[i], ec);
     }
     std::cout << fmt::format("chapoly-gen: wrote {}/{{{}, {}}} from {}\n", out_dir, outputs[0], outputs[1], shown);
   }
-  fs::remove_all(tmp, ec);
   return status;
 }

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -159,6 +160,8 @@ bool valid_name(const std::string &s) {
 }  // namespace
 
 Spec load_spec(const std::string &path) {
+  std::error_code fec;
+  if (std::filesystem::is_directory(path, fec)) throw SpecError(path, 1, 1, "is a directory, not a spec file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SpecError(path, 1, 1, "cannot open spec file");
   std::stringstream ss;
@@ -197,6 +200,13 @@ Spec load_spec(const std::string &path) {
   s.name = r.string("name");
   check(valid_name(s.name), "name", "'name' must be 1-48 characters of [a-z0-9_]");
   s.rationale = r.string("rationale");
+  // The rationale is copied into comments of the emitted code: a carriage return or another
+  // control character would end the comment and turn the rest of the line into code.
+  for (char ch : s.rationale) {
+    auto u = static_cast<unsigned char>(ch);
+    check(u >= 0x20 || ch == '\n' || ch == '\t', "rationale",
+          fmt::format("'rationale' contains control character 0x{:02x}; only newlines and tabs are allowed", u));
+  }
 
   s.isa = r.string("target.isa");
   check(s.isa == "x86_64-avx512", "target.isa",

@@ -7,7 +7,7 @@ it enumerates the sites in the current emitted file, so it follows regeneration.
 A carry is the `c = x >> bits` line of the spec's carry chain (its comment says `carry i>j`) with
 the mask and add(s) that follow it; a mask is one `x = and(x, M<bits>)` line.
 
-usage: remove_each.py --kernel-file F --verifier V --function FN [--prove KERNEL] --work DIR -- FLAGS...
+usage: remove_each.py --kernel-file F --verifier V --function FN [--first-step] [--prove KERNEL] --work DIR -- FLAGS...
 """
 import argparse
 import os
@@ -24,28 +24,37 @@ MASK = re.compile(r"^\s*(\w+) = _mm512_and_si512\((\w+), M(\d+)\);")
 
 
 def sites(lines, lo, hi):
-    """(label, [line indices]) for each carry and each mask in lines[lo:hi], first occurrence of
-    each distinct text only (the fused loop repeats the same step eight times)."""
-    out, seen = [], set()
+    """(label, [line indices]) for each carry and each mask in lines[lo:hi]."""
+    out = []
     i = lo
     while i < hi:
         m = CARRY.match(lines[i])
         if m:
-            j = i + 1
-            while j < hi and FOLLOW.match(lines[j]) and not CARRY.match(lines[j]):
+            # The mask of this limb and the add(s) of c that follow; in the fused loops ChaCha20
+            # ops are interleaved between them, so skip other lines until the next carry.
+            var, idx, j = m.group(1), [i], i + 1
+            while j < hi and j < i + 60 and not CARRY.match(lines[j]):
+                f = FOLLOW.match(lines[j])
+                if f and (re.match(r"^\s*" + var + r" = _mm512_and_si512\(" + var + r", M", lines[j])
+                          or ", c);" in lines[j] or "slli_epi64(c, 2)" in lines[j]):
+                    idx.append(j)
                 j += 1
-            key = ("carry", "".join(lines[i:j]))
-            if key not in seen:
-                seen.add(key)
-                out.append((f"carry {m.group(3)}>{m.group(4)} of {m.group(1)} (line {i + 1})", list(range(i, j))))
+            out.append((f"carry {m.group(3)}>{m.group(4)} of {var} (lines {', '.join(str(k + 1) for k in idx)})", idx))
         m = MASK.match(lines[i])
         if m:
-            key = ("mask", lines[i])
-            if key not in seen:
-                seen.add(key)
-                out.append((f"mask {m.group(1)} = {m.group(2)} & (2^{m.group(3)}-1) (line {i + 1})", [i]))
+            out.append((f"mask {m.group(1)} = {m.group(2)} & (2^{m.group(3)}-1) (line {i + 1})", [i]))
         i += 1
     return out
+
+
+def first_step(lines, lo, hi):
+    """The first Poly1305 lane step in lines[lo:hi]: from its block load to `hin2 = 0` (the fused
+    loops repeat the same step, so one is enough)."""
+    start = next((k for k in range(lo, hi) if re.search(r"\bw0 = _mm512_loadu_si512", lines[k])), None)
+    if start is None:
+        return lo, hi
+    end = next((k for k in range(start, hi) if re.search(r"\bhin2 = _mm512_setzero_si512", lines[k])), hi)
+    return start, end + 1
 
 
 def main():
@@ -55,6 +64,7 @@ def main():
     ap.add_argument("--function", required=True, help="helper or kernel whose carries/masks are removed")
     ap.add_argument("--prove", default="", help="prove only this exported kernel (default: all, as the build gate does)")
     ap.add_argument("--work", required=True)
+    ap.add_argument("--first-step", action="store_true", help="only the first Poly1305 step of the function")
     ap.add_argument("flags", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     flags = [f for f in a.flags if f != "--"]
@@ -63,6 +73,9 @@ def main():
     lines = text.splitlines(keepends=True)
     first = text.count("\n", 0, lo)
     last = text.count("\n", 0, hi)
+    if a.first_step:
+        first, last = first_step(lines, first, last + 1)
+        last -= 1
     todo = sites(lines, first, last + 1)
     if not todo:
         sys.exit(f"remove_each.py: no carry or mask found in {a.function}: the dialect changed")
