@@ -10,6 +10,20 @@
 
 namespace chapoly::internal {
 
+/// load32_le reads the 4 bytes at p as a little-endian 32-bit word (RFC 8439 section 2.1 word order).
+inline uint32_t load32_le(const uint8_t *p) {
+  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
+         (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
+}
+
+/// store32_le writes v to the 4 bytes at p, little-endian.
+inline void store32_le(uint8_t *p, uint32_t v) {
+  p[0] = static_cast<uint8_t>(v);
+  p[1] = static_cast<uint8_t>(v >> 8);
+  p[2] = static_cast<uint8_t>(v >> 16);
+  p[3] = static_cast<uint8_t>(v >> 24);
+}
+
 // --- Kernel ABI (emitted/README.md) ------------------------------------------------------------
 // Every backend provides these four entry points with exactly the emitted kernels' signatures, so
 // that one table type covers the portable reference, the shipped kernels and test-only variants.

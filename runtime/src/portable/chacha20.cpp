@@ -5,18 +5,6 @@
 namespace chapoly::internal {
 namespace {
 
-uint32_t load32_le(const uint8_t *p) {
-  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
-         (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
-}
-
-void store32_le(uint8_t *p, uint32_t v) {
-  p[0] = static_cast<uint8_t>(v);
-  p[1] = static_cast<uint8_t>(v >> 8);
-  p[2] = static_cast<uint8_t>(v >> 16);
-  p[3] = static_cast<uint8_t>(v >> 24);
-}
-
 uint32_t rotl32(uint32_t v, int n) { return (v << n) | (v >> (32 - n)); }
 
 // Section 2.1: the quarter round on four words of the state.

@@ -20,18 +20,6 @@ uint64_t load64_le(const uint8_t *p) {
   return v;
 }
 
-uint32_t load32_le(const uint8_t *p) {
-  return static_cast<uint32_t>(p[0]) | (static_cast<uint32_t>(p[1]) << 8) |
-         (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
-}
-
-void store32_le(uint8_t *p, uint32_t v) {
-  p[0] = static_cast<uint8_t>(v);
-  p[1] = static_cast<uint8_t>(v >> 8);
-  p[2] = static_cast<uint8_t>(v >> 16);
-  p[3] = static_cast<uint8_t>(v >> 24);
-}
-
 // Split the 128-bit little-endian number (lo, hi) into 26-bit limbs; bits 104..127 go to limb 4.
 void split26(uint64_t lo, uint64_t hi, uint64_t out[5]) {
   out[0] = lo & kMask26;
