@@ -991,4 +991,118 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
   return res;
 }
 
+BlockStepResult proveMulHelper(const File &f, const Function &fn, bool wrap) {
+  BlockStepResult res;
+  res.what = wrap ? "key-power helper " + fn.name + ": bs1 = 20*b1, bs2 = 20*b2 exactly, in every lane"
+                  : "multiply helper " + fn.name + ": h = a * b (mod 2^130-5) in every lane, given bs_j = 20*b_j";
+  const size_t want = wrap ? 4 : 11;
+  if (fn.params.size() != want) {
+    res.res = Res::FAILED;
+    res.cex = "expected " + std::to_string(want) + " parameters, found " + std::to_string(fn.params.size());
+    return res;
+  }
+  z3::context c;
+  PolySeedFn none = [](int, PolySeed &) { return false; };
+  Eval ev(f, c, none);
+  ev.frames.push_back(Eval::Frame{1, &fn, {}, false, PV{}});
+  auto vec = [&](const std::function<z3::expr(unsigned)> &lane, unsigned bits) {
+    PV v;
+    v.k = PV::Vec;
+    v.bits = 512;
+    for (unsigned j = 0; j < 8; ++j) {
+      v.l.push_back(lane(j));
+      v.b.push_back(Itv{0, maxOf(bits)});
+    }
+    return v;
+  };
+  auto at = [&](const std::string &n, unsigned j) { return ev.atom(n + "[" + std::to_string(j) + "]"); };
+  const z3::expr twenty = c.int_val(20);
+  std::vector<int> outs;
+  try {
+    if (wrap) {
+      // p1305_wrap(bs1&, bs2&, b1, b2)
+      ev.slots.emplace(ev.key(fn.params[2]), vec([&](unsigned j) { return at("b1", j); }, 52));
+      ev.slots.emplace(ev.key(fn.params[3]), vec([&](unsigned j) { return at("b2", j); }, 52));
+      outs = {fn.params[0], fn.params[1]};
+    } else {
+      // p1305_mul(h0&, h1&, h2&, a0, a1, a2, b0, b1, b2, bs1, bs2)
+      for (int i = 0; i < 3; ++i) {
+        std::string an = "a" + std::to_string(i), bn = "b" + std::to_string(i);
+        ev.slots.emplace(ev.key(fn.params[3 + i]), vec([&](unsigned j) { return at(an, j); }, 52));
+        ev.slots.emplace(ev.key(fn.params[6 + i]), vec([&](unsigned j) { return at(bn, j); }, 52));
+      }
+      ev.slots.emplace(ev.key(fn.params[9]), vec([&](unsigned j) { return twenty * at("b1", j); }, 52));
+      ev.slots.emplace(ev.key(fn.params[10]), vec([&](unsigned j) { return twenty * at("b2", j); }, 52));
+      outs = {fn.params[0], fn.params[1], fn.params[2]};
+    }
+    ev.exec(*fn.body);
+  } catch (const Stop &) {
+    res.res = Res::FAILED;
+    res.cex = "cannot evaluate the helper algebraically: " + ev.err +
+              (ev.errLoc.line ? " (line " + std::to_string(ev.errLoc.line) + ")" : "");
+    return res;
+  }
+  z3::expr P = ev.pow2(130) - c.int_val(5);
+  z3::params som(c);
+  som.set("som", true);
+  for (unsigned j = 0; j < 8; ++j) {
+    std::vector<z3::expr> diffs;
+    std::vector<std::string> labels;
+    std::vector<z3::expr> lanes;
+    for (int o : outs) {
+      auto it = ev.slots.find(ev.key(o));
+      if (it == ev.slots.end() || it->second.k != PV::Vec || it->second.l.size() != 8) {
+        res.res = Res::FAILED;
+        res.cex = "output " + f.vars[(size_t)o].name + " is not written as a vector";
+        return res;
+      }
+      lanes.push_back(it->second.l[j]);
+    }
+    if (wrap) {
+      diffs.push_back(lanes[0] - twenty * at("b1", j));
+      labels.push_back("bs1 - 20*b1");
+      diffs.push_back(lanes[1] - twenty * at("b2", j));
+      labels.push_back("bs2 - 20*b2");
+    } else {
+      z3::expr H = lanes[0] + ev.pow2(44) * lanes[1] + ev.pow2(88) * lanes[2];
+      z3::expr A = at("a0", j) + ev.pow2(44) * at("a1", j) + ev.pow2(88) * at("a2", j);
+      z3::expr B = at("b0", j) + ev.pow2(44) * at("b1", j) + ev.pow2(88) * at("b2", j);
+      diffs.push_back(H - A * B);
+      labels.push_back("h - a*b");
+    }
+    for (size_t d = 0; d < diffs.size(); ++d) {
+      std::vector<std::pair<std::string, std::vector<std::string>>> mons;
+      if (!monomials(diffs[d].simplify(som), mons)) {
+        res.res = Res::FAILED;
+        res.cex = "lane " + std::to_string(j) + ": " + labels[d] + " is not a polynomial the check can read";
+        return res;
+      }
+      for (const auto &[cf, vars] : mons) {
+        z3::expr coef = c.int_val(cf.c_str());
+        bool zero = wrap ? z3::expr(coef == 0).simplify().is_true()
+                         : z3::mod(coef, P).simplify().get_decimal_string(0) == "0";
+        if (zero) continue;
+        std::string mono;
+        for (const auto &v : vars) {
+          auto it = ev.pretty.find(v);
+          mono += (mono.empty() ? "" : "*") + (it == ev.pretty.end() ? v : it->second);
+        }
+        bool inner = false;
+        for (const auto &v : vars) inner = inner || v.rfind("@hi", 0) == 0 || v.rfind("@q", 0) == 0;
+        res.res = Res::FAILED;
+        res.cex = "lane " + std::to_string(j) + ": in " + labels[d] + ", the coefficient of " +
+                  (mono.empty() ? std::string("1") : mono) + " is " + cf + (wrap ? ", not 0" : ", not 0 mod 2^130-5") +
+                  (inner ? " (an IFMA hi half or carry quotient does not cancel: a fold, wrap or carry constant is wrong)"
+                         : " (a product or limb weight is wrong)");
+        return res;
+      }
+    }
+  }
+  res.res = Res::OK;
+  res.note = wrap ? "bs_j = 20*b_j as integers (20 = 2^132 mod 2^130-5)"
+                  : "h0 + 2^44 h1 + 2^88 h2 = (a0 + 2^44 a1 + 2^88 a2)(b0 + 2^44 b1 + 2^88 b2) mod 2^130-5, per lane; "
+                    "assumes callers pass bs from p1305_wrap of the same b (proved separately)";
+  return res;
+}
+
 }  // namespace cv

@@ -38,4 +38,12 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
                                const std::vector<std::pair<int, std::string>> &acc, const PolySeedFn &seed,
                                unsigned timeoutMs);
 
+/// (e) for the multiply helpers outside block loops (called by the key setup, the settle and the
+/// partial steps): `p1305_mul(h0, h1, h2, a0, a1, a2, b0, b1, b2, bs1, bs2)` computes, per lane,
+/// h = a * b (mod 2^130-5) given bs_j = 20*b_j (radix 2^44, 3 limbs); `p1305_wrap(bs1, bs2, b1,
+/// b2)` computes exactly bs_j = 20*b_j. Evaluated over the integers like the block steps (IFMA
+/// halves and shifts as exact identities with quotient atoms); every coefficient of
+/// h - a*b (resp. bs - 20*b) must vanish mod p (resp. exactly).
+BlockStepResult proveMulHelper(const File &f, const Function &fn, bool wrap);
+
 }  // namespace cv
