@@ -307,20 +307,16 @@ void loopsIn(const Stmt &s, std::vector<const Stmt *> &out) {
   for (const auto &b : s.body) loopsIn(*b, out);
 }
 
-void proveChacha(const File &f, const Function &kernel, Prover &prover, const BoundsOptions &opt,
-                 KernelResult &kr) {
-  // The functions this kernel reaches (calls, transitively).
+// The kernel and every function it calls, transitively (indices into File::funcs).
+std::set<int> reachable(const File &f, const Function &kernel) {
   std::set<int> reach;
-  std::function<void(const Function &)> walk;
+  std::function<void(const Stmt &)> walkS;
   std::function<void(const Expr &)> walkE = [&](const Expr &e) {
-    if (e.kind == Expr::Call && e.fn >= 0 && !reach.count(e.fn)) {
-      reach.insert(e.fn);
-      walk(f.funcs[(size_t)e.fn]);
-    }
+    if (e.kind == Expr::Call && e.fn >= 0 && reach.insert(e.fn).second) walkS(*f.funcs[(size_t)e.fn].body);
     for (const auto &a : e.args)
       if (a) walkE(*a);
   };
-  std::function<void(const Stmt &)> walkS = [&](const Stmt &s) {
+  walkS = [&](const Stmt &s) {
     if (s.e) walkE(*s.e);
     if (s.inc) walkE(*s.inc);
     if (s.init) walkS(*s.init);
@@ -328,9 +324,14 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
     if (s.els) walkS(*s.els);
     for (const auto &b : s.body) walkS(*b);
   };
-  walk = [&](const Function &fn) { walkS(*fn.body); };
   reach.insert(f.findFunc(kernel.name));
-  walk(kernel);
+  walkS(*kernel.body);
+  return reach;
+}
+
+void proveChacha(const File &f, const Function &kernel, Prover &prover, const BoundsOptions &opt,
+                 KernelResult &kr) {
+  std::set<int> reach = reachable(f, kernel);
   for (int fi : reach) {
     const Function &fn = f.funcs[(size_t)fi];
     std::vector<const Stmt *> loops;
@@ -440,24 +441,8 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
   proveChacha(f, kernel, prover, opt, kr);
   // (e) outside the block loops: the multiply helper used by the key setup, the settle and the
   // partial steps, and the 20*b helper, when this kernel reaches them.
-  std::set<int> reach;
-  std::function<void(const Stmt &)> walkS;
-  std::function<void(const Expr &)> walkE = [&](const Expr &e) {
-    if (e.kind == Expr::Call && e.fn >= 0 && reach.insert(e.fn).second) walkS(*f.funcs[(size_t)e.fn].body);
-    for (const auto &a : e.args)
-      if (a) walkE(*a);
-  };
-  walkS = [&](const Stmt &s) {
-    if (s.e) walkE(*s.e);
-    if (s.inc) walkE(*s.inc);
-    if (s.init) walkS(*s.init);
-    if (s.then) walkS(*s.then);
-    if (s.els) walkS(*s.els);
-    for (const auto &b : s.body) walkS(*b);
-  };
-  walkS(*kernel.body);
   (void)prover;
-  for (int fi : reach) {
+  for (int fi : reachable(f, kernel)) {
     const Function &fn = f.funcs[(size_t)fi];
     bool mul = fn.name == "p1305_mul", wrap = fn.name == "p1305_wrap";
     if (!mul && !wrap) continue;
