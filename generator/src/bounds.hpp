@@ -16,6 +16,6 @@ namespace chapoly::gen {
 /// key setup and settled-state bounds. Throws std::runtime_error if no fixpoint below 2^64 exists
 /// within 64 rounds (the carry chain cannot hold the limbs: the spec is too lazy). In that case
 /// the caller states the bound 2^64-1 and the verifier rejects the kernel.
-std::vector<std::string> accumulator_invariant(const Spec &s, const Derived &d, const nlohmann::json &blocks);
+std::vector<std::string> accumulator_invariant(const Spec &s, const nlohmann::json &blocks);
 
 }  // namespace chapoly::gen

@@ -105,7 +105,7 @@ int main(int argc, char **argv) {
   Derived d = derive(spec);
   nlohmann::json ir = build_ir(spec, d);
   try {
-    ir["params"]["acc_invariant"] = accumulator_invariant(spec, d, ir["blocks"]);
+    ir["params"]["acc_invariant"] = accumulator_invariant(spec, ir["blocks"]);
   } catch (const std::runtime_error &e) {
     // Still emit the kernel (the spec is well formed): the verifier is what rejects it.
     std::cerr << fmt::format("{}:{}:1: warning: the carry chain does not bound the Poly1305 "
