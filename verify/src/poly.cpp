@@ -103,6 +103,15 @@ struct Eval {
   std::vector<Frame> frames;
   std::map<std::pair<int, const void *>, int> ctxIds;
   int nextCtx = 2;
+  // Compositional mode (the helper proofs): a call of p1305_mul is not inlined but replaced by
+  // its proved contract (proveMulHelper): the call site must pass bs_j = 20*b_j exactly, and the
+  // outputs are fresh per lane: h0 = H - 2^44 h1 - 2^88 h2 with H, h1, h2 atoms and the
+  // definition H = A*B (mod 2^130-5) recorded, so that h's value is H whatever the limbs.
+  bool abstractMul = false;
+  std::vector<std::pair<z3::expr, z3::expr>> mulDefs;  // H atom -> A*B
+  int mulCalls = 0;
+  // Scalar `x & C` with a C that is not 2^k-1 (the clamp): an atom named "(x & 0x...)".
+  std::set<std::string> maskAtoms;
 
   Eval(const File &f, z3::context &cc, const PolySeedFn &s) : F(f), c(cc), seedFn(s) {}
 
@@ -410,6 +419,46 @@ struct Eval {
       r &= maxOf(w);
       return intV(num(r), Itv{r, r}, w);
     }
+    // Scalar limb arithmetic (the key split, the length block): the same exact identities as
+    // the vector rules, with this evaluator's own bounds guarding against wrap-around.
+    const Itv &ba = a.b[0], &bb = b.b[0];
+    if (op == "+" && ba.hi + bb.hi <= maxOf(w)) return intV(a.l[0] + b.l[0], Itv{ba.lo + bb.lo, ba.hi + bb.hi}, w);
+    if (op == "*" && (ba.hi == 0 || bb.hi <= maxOf(w) / ba.hi))
+      return intV(a.l[0] * b.l[0], Itv{ba.lo * bb.lo, ba.hi * bb.hi}, w);
+    if ((op == "<<" || op == ">>") && bb.exact() && bb.lo < w) {
+      unsigned k = (unsigned)bb.lo;
+      if (op == "<<" && (ba.hi << k) <= maxOf(w)) return intV(a.l[0] * pow2(k), Itv{ba.lo << k, ba.hi << k}, w);
+      if (op == ">>") {
+        Itv bq;
+        z3::expr q = quotient(a.l[0], k, ba, bq);
+        return intV(q, bq, w);
+      }
+    }
+    if (op == "&" && (ba.exact() || bb.exact())) {
+      const PV &x = bb.exact() ? a : b;
+      u128 mask = (bb.exact() ? bb : ba).lo;
+      unsigned k = log2exact(mask);
+      if (x.b[0].hi <= mask && k != 999) return x;
+      if (k != 999) {
+        Itv bq;
+        z3::expr q = quotient(x.l[0], k, x.b[0], bq);
+        return intV(x.l[0] - pow2(k) * q, Itv{0, std::min(x.b[0].hi, mask)}, w);
+      }
+      // Any other constant mask (the clamp): one atom per (operand, mask), named after both, so
+      // that a claim can name exactly which bits were kept.
+      std::string xn = x.l[0].is_const() && !x.l[0].is_numeral() ? x.l[0].decl().name().str() : "x" + std::to_string(fresh++);
+      std::string an = "(" + xn + " & " + hex(mask) + ")";
+      maskAtoms.insert(an);
+      return intV(atom(an), Itv{0, std::min(x.b[0].hi, mask)}, w);
+    }
+    if (op == "|") {
+      for (int side = 0; side < 2; ++side) {
+        const PV &x = side ? b : a, &y = side ? a : b;
+        unsigned v = valuation(y.l[0]);
+        if (v >= 128 || x.b[0].hi < ((u128)1 << v))
+          return intV(a.l[0] + b.l[0], Itv{std::max(ba.lo, bb.lo), std::min(ba.hi + bb.hi, maxOf(w))}, w);
+      }
+    }
     return opaqueOf(t, "scalar");
   }
 
@@ -418,7 +467,8 @@ struct Eval {
     const Function &fn = F.funcs[(size_t)e.fn];
     bool hasRef = false;
     for (int p : fn.params) hasRef = hasRef || F.vars[(size_t)p].isRef;
-    if (!hasRef) return opaqueOf(fn.ret, fn.name);  // keystream helpers: only memory effects
+    if (!hasRef && fn.ret.kind == Type::Void) return opaqueOf(fn.ret, fn.name);  // keystream helpers: only memory effects
+    if (abstractMul && fn.name == "p1305_mul") return mulContract(e, fn);
     auto ck = std::make_pair(frames.back().ctx, (const void *)&e);
     auto it = ctxIds.find(ck);
     int ctx = it == ctxIds.end() ? (ctxIds[ck] = nextCtx++) : it->second;
@@ -448,6 +498,71 @@ struct Eval {
     return done.ret;
   }
 
+  // p1305_mul(h0&, h1&, h2&, a0, a1, a2, b0, b1, b2, bs1, bs2) by its contract (see abstractMul).
+  PV mulContract(const Expr &e, const Function &fn) {
+    if (fn.params.size() != 11 || e.args.size() != 11) fail(e.loc, "p1305_mul: expected 11 arguments");
+    std::vector<PV> v;
+    for (size_t i = 3; i < 11; ++i) {
+      v.push_back(eval(*e.args[i]));
+      if (v.back().k != PV::Vec || v.back().l.size() != 8) fail(e.loc, "p1305_mul: operand is not a vector of 8 lanes");
+    }
+    z3::params som(c);
+    som.set("som", true);
+    for (unsigned j = 0; j < 8; ++j)
+      for (int t = 0; t < 2; ++t) {
+        z3::expr d = (v[6 + (size_t)t].l[j] - c.int_val(20) * v[4 + (size_t)t].l[j]).simplify(som);
+        if (!(d.is_numeral() && d.get_decimal_string(0) == "0")) {
+          std::string ds;
+          for (char ch : d.to_string()) {  // one line: Z3 prints nested terms over several
+            if (ch == '\n' || ch == ' ') {
+              if (!ds.empty() && ds.back() != ' ') ds += ' ';
+            } else {
+              ds += ch;
+            }
+          }
+          if (ds.size() > 120) ds = ds.substr(0, 117) + "...";
+          fail(e.loc, "the p1305_mul call at line " + std::to_string(e.loc.line) + " passes a bs" + std::to_string(t + 1) +
+                          " that is not 20*b" + std::to_string(t + 1) + " of its own b (lane " + std::to_string(j) +
+                          ": bs - 20*b = " + ds + ")");
+        }
+      }
+    int id = mulCalls++;
+    std::vector<PV> out(3);
+    for (auto &o : out) o.k = PV::Vec, o.bits = 512;
+    for (unsigned j = 0; j < 8; ++j) {
+      std::string sfx = "#" + std::to_string(id) + "[" + std::to_string(j) + "]";
+      z3::expr H = atom("@H" + sfx), h1 = atom("@h1" + sfx), h2 = atom("@h2" + sfx);
+      z3::expr A = v[0].l[j] + pow2(44) * v[1].l[j] + pow2(88) * v[2].l[j];
+      z3::expr B = v[3].l[j] + pow2(44) * v[4].l[j] + pow2(88) * v[5].l[j];
+      mulDefs.push_back({H, A * B});
+      out[0].l.push_back(H - pow2(44) * h1 - pow2(88) * h2);
+      out[1].l.push_back(h1);
+      out[2].l.push_back(h2);
+      // The limb bounds the interval pass proved for the helper's outputs hold here too; the
+      // algebra needs only that they fit a 64-bit lane.
+      for (auto &o : out) o.b.push_back(Itv{0, maxOf(64)});
+    }
+    for (int i = 0; i < 3; ++i) {
+      const Expr *a = e.args[(size_t)i].get();
+      while (a->kind == Expr::Cast) a = a->args[0].get();
+      if (a->kind != Expr::Var) fail(a->loc, "reference argument must be a variable");
+      assign(a->var, out[(size_t)i]);
+    }
+    PV none;
+    return none;
+  }
+  // e with every H atom replaced by its definition A*B (latest first: definitions refer to
+  // earlier H atoms only).
+  z3::expr expandMul(z3::expr e) {
+    for (size_t i = mulDefs.size(); i-- > 0;) {
+      z3::expr_vector from(c), to(c);
+      from.push_back(mulDefs[i].first);
+      to.push_back(mulDefs[i].second);
+      e = e.substitute(from, to);
+    }
+    return e;
+  }
+
   // ---- intrinsics ----
   static bool exactVal(const PV &v, Bits &out) {
     out = Bits{};
@@ -474,7 +589,7 @@ struct Eval {
 
   z3::expr quotient(const z3::expr &x, unsigned k, const Itv &bx, Itv &bq) {
     bq = Itv{bx.lo >> k, bx.hi >> k};
-    if (bx.hi < ((u128)1 << k)) return c.int_val(0);
+    if (bq.exact()) return num(bq.lo);  // the bounds decide it (0 below 2^k, a set pad bit above)
     auto key2 = std::make_pair(x.id(), k);
     auto it = quot.find(key2);
     if (it != quot.end()) return it->second;
@@ -552,6 +667,42 @@ struct Eval {
     rt.kind = in->resultBits >= 128 ? Type::Vec : Type::Int;
     rt.bits = in->resultBits;
     auto vecOK = [&](size_t i) { return a[i].k == PV::Vec && a[i].l.size() == 8; };
+    if (in->model && in->cls != Cls::Load && in->cls != Cls::Store) {
+      // Every operand a known constant (index vectors, masks from lengths): run the table's model.
+      std::vector<Bits> A(a.size());
+      bool all = !a.empty();
+      for (size_t i = 0; i < a.size() && all; ++i) all = exactVal(a[i], A[i]);
+      if (all) {
+        Bits r = in->model(A);
+        if (in->resultBits >= 128) {
+          std::vector<z3::expr> l;
+          std::vector<Itv> b;
+          for (unsigned o = 0; o < in->resultBits / 64; ++o) l.push_back(num(r.w[o])), b.push_back(Itv{r.w[o], r.w[o]});
+          return vec(in->resultBits, l, b);
+        }
+        u128 x = ((u128)r.w[1] << 64 | r.w[0]) & maxOf(in->resultBits);
+        return intV(num(x), Itv{x, x}, in->resultBits);
+      }
+    }
+    if (n == "_mm512_maskz_loadu_epi8" && a.size() == 2 && a[1].k == PV::Ptr && a[1].offKnown) {
+      // The bytes the mask selects, as byte atoms of their address; zero elsewhere.
+      Bits m;
+      if (!exactVal(a[0], m)) return opaqueOf(rt, "load");
+      std::vector<z3::expr> l;
+      std::vector<Itv> b;
+      for (unsigned j = 0; j < 8; ++j) {
+        z3::expr x = c.int_val(0);
+        u128 hi = 0;
+        for (unsigned i = 0; i < 8; ++i)
+          if ((m.w[0] >> (8 * j + i)) & 1) {
+            x = x + pow2(8 * i) * atom("mem8:" + a[1].base + "+" + std::to_string(a[1].off + 8 * (long long)j + i), true);
+            hi += (u128)255 << (8 * i);
+          }
+        l.push_back(x);
+        b.push_back(Itv{0, hi});
+      }
+      return vec(512, l, b);
+    }
     if (n == "_mm512_madd52lo_epu64" || n == "_mm512_madd52hi_epu64") {
       if (!vecOK(0) || !vecOK(1) || !vecOK(2)) return opaqueOf(rt, "madd");
       bool lo = n == "_mm512_madd52lo_epu64";
@@ -1102,6 +1253,374 @@ BlockStepResult proveMulHelper(const File &f, const Function &fn, bool wrap) {
   res.note = wrap ? "bs_j = 20*b_j as integers (20 = 2^132 mod 2^130-5)"
                   : "h0 + 2^44 h1 + 2^88 h2 = (a0 + 2^44 a1 + 2^88 a2)(b0 + 2^44 b1 + 2^88 b2) mod 2^130-5, per lane; "
                     "assumes callers pass bs from p1305_wrap of the same b (proved separately)";
+  return res;
+}
+
+namespace {
+
+// One helper proof: an evaluator over `fn` with its parameters seeded, and the claims checked
+// after the body ran. Claims are polynomial identities, either exact (every coefficient 0) or
+// mod 2^130-5 (every coefficient a multiple of p), after the multiply contract's H atoms are
+// expanded to their A*B.
+struct HelperProof {
+  const File &f;
+  const Function &fn;
+  z3::context &c;
+  PolySeedFn none = [](int, PolySeed &) { return false; };
+  Eval ev;
+  z3::params som;
+  std::string problem;  // the first failed claim, in words
+
+  HelperProof(const File &ff, const Function &fnn, z3::context &cc) : f(ff), fn(fnn), c(cc), ev(ff, cc, none), som(cc) {
+    som.set("som", true);
+    som.set("som_blowup", 100000u);  // r^8 of a two-word r expands to thousands of monomials
+    ev.abstractMul = true;
+    ev.frames.push_back(Eval::Frame{1, &fn, {}, false, PV{}});
+  }
+  z3::expr at(const std::string &n, unsigned j) { return ev.atom(n + "[" + std::to_string(j) + "]"); }
+  PV vecOf(const std::function<z3::expr(unsigned)> &lane, u128 hi = ~(u128)0 >> 64) {
+    PV v;
+    v.k = PV::Vec;
+    v.bits = 512;
+    for (unsigned j = 0; j < 8; ++j) v.l.push_back(lane(j)), v.b.push_back(Itv{0, hi});
+    return v;
+  }
+  PV atoms(const std::string &n, u128 hi = ~(u128)0 >> 64) {
+    return vecOf([&](unsigned j) { return at(n, j); }, hi);
+  }
+  void seed(size_t param, const PV &v) {
+    int var = fn.params.at(param);
+    ev.slots.erase(ev.key(var));
+    ev.slots.emplace(ev.key(var), v);
+  }
+  PV scalar(u128 value, unsigned bits) {
+    PV v;
+    v.k = PV::Int;
+    v.bits = bits;
+    v.l.push_back(ev.num(value));
+    v.b.push_back(Itv{value, value});
+    return v;
+  }
+  bool run() {
+    try {
+      ev.exec(*fn.body);
+      return true;
+    } catch (const Stop &) {
+      problem = "cannot evaluate " + fn.name + " algebraically: " + ev.err +
+                (ev.errLoc.line ? " (line " + std::to_string(ev.errLoc.line) + ")" : "");
+      return false;
+    }
+  }
+  const PV &out(size_t param) {
+    auto it = ev.slots.find(ev.key(fn.params.at(param)));
+    if (it == ev.slots.end() || it->second.l.empty()) {
+      static PV empty;
+      return empty;
+    }
+    return it->second;
+  }
+  z3::expr lane(const PV &v, unsigned j) { return j < v.l.size() ? v.l[j] : c.int_val(0); }
+  z3::expr value(const PV &l0, const PV &l1, const PV &l2, unsigned j) {
+    return lane(l0, j) + ev.pow2(44) * lane(l1, j) + ev.pow2(88) * lane(l2, j);
+  }
+  // Checks got - want == 0 (exactly, or mod p); records the first problem. `what` names the claim.
+  bool claim(const std::string &what, const z3::expr &got, const z3::expr &want, bool modp) {
+    if (!problem.empty()) return false;
+    z3::expr d = ev.expandMul(got - want).simplify(som);
+    if (getenv("CHAPOLY_VERIFY_TRACE"))
+      fprintf(stderr, "%s: %s: got %s\n  want %s\n", fn.name.c_str(), what.c_str(), got.simplify(som).to_string().c_str(),
+              want.simplify(som).to_string().c_str());
+    std::vector<std::pair<std::string, std::vector<std::string>>> mons;
+    if (!monomials(d, mons)) {
+      if (getenv("CHAPOLY_VERIFY_TRACE")) fprintf(stderr, "unreadable: %s\n", d.to_string().c_str());
+      problem = what + ": not a polynomial the check can read";
+      return false;
+    }
+    z3::expr P = ev.pow2(130) - c.int_val(5);
+    for (const auto &[cf, vars] : mons) {
+      z3::expr coef = c.int_val(cf.c_str());
+      bool zero = modp ? z3::mod(coef, P).simplify().get_decimal_string(0) == "0" : cf == "0";
+      if (zero) continue;
+      std::string mono;
+      bool inner = false;
+      for (size_t i = 0; i < vars.size();) {  // sorted: equal factors are adjacent, shown as x^k
+        size_t k = i;
+        while (k < vars.size() && vars[k] == vars[i]) ++k;
+        mono += (mono.empty() ? "" : "*") + vars[i] + (k - i > 1 ? "^" + std::to_string(k - i) : "");
+        inner = inner || vars[i][0] == '@';
+        i = k;
+      }
+      if (mono.size() > 160) mono = mono.substr(0, 157) + "...";
+      problem = what + ": the coefficient of " + (mono.empty() ? std::string("1") : mono) + " is " +
+                (cf.size() > 48 ? cf.substr(0, 45) + "..." : cf) + (modp ? ", not 0 mod 2^130-5" : ", not 0") +
+                (inner ? " (a carry quotient, IFMA half or multiply output does not cancel: a constant, a lane "
+                         "or a limb is wrong)"
+                       : "");
+      return false;
+    }
+    return true;
+  }
+};
+
+z3::expr powE(const z3::expr &x, unsigned k, z3::context &c) {
+  z3::expr r = c.int_val(1);
+  for (unsigned i = 0; i < k; ++i) r = r * x;
+  return r;
+}
+
+}  // namespace
+
+BlockStepResult proveHelper(const File &f, const Function &fn) {
+  BlockStepResult res;
+  z3::context c;
+  const std::string &n = fn.name;
+  auto params = [&](size_t k) {
+    if (fn.params.size() == k) return true;
+    res.res = Res::FAILED;
+    res.cex = "expected " + std::to_string(k) + " parameters, found " + std::to_string(fn.params.size());
+    return false;
+  };
+  auto fail = [&](const std::string &why) {
+    res.res = Res::FAILED;
+    res.cex = why;
+    return res;
+  };
+  const z3::expr twenty = c.int_val(20);
+  if (n == "p1305_carry") {
+    res.what = "carry helper p1305_carry: h0 + 2^44 h1 + 2^88 h2 unchanged mod 2^130-5, in every lane";
+    if (!params(3)) return res;
+    HelperProof hp(f, fn, c);
+    for (size_t i = 0; i < 3; ++i) hp.seed(i, hp.atoms("h" + std::to_string(i)));
+    if (!hp.run()) return fail(hp.problem);
+    for (unsigned j = 0; j < 8; ++j)
+      hp.claim("lane " + std::to_string(j) + ", h' - h",
+               hp.value(hp.out(0), hp.out(1), hp.out(2), j),
+               hp.at("h0", j) + hp.ev.pow2(44) * hp.at("h1", j) + hp.ev.pow2(88) * hp.at("h2", j), true);
+    if (!hp.problem.empty()) return fail(hp.problem);
+    res.note = "the carries move 2^44 / 2^42 multiples between limbs; 2>0 folds 2^130 as 5";
+    return res;
+  }
+  if (n == "p1305_hsum") {
+    res.what = "lane sum p1305_hsum: lane 0 = x[0] + ... + x[7], lanes 1..7 = 0, exactly";
+    if (!params(1)) return res;
+    HelperProof hp(f, fn, c);
+    hp.seed(0, hp.atoms("x"));
+    if (!hp.run()) return fail(hp.problem);
+    const PV &r = hp.ev.frames.back().ret;
+    if (r.k != PV::Vec || r.l.size() != 8) return fail("the result is not a vector of 8 lanes the algebra can follow");
+    z3::expr sum = c.int_val(0);
+    for (unsigned j = 0; j < 8; ++j) sum = sum + hp.at("x", j);
+    hp.claim("lane 0", r.l[0], sum, false);
+    for (unsigned j = 1; j < 8; ++j) hp.claim("lane " + std::to_string(j), r.l[j], c.int_val(0), false);
+    if (!hp.problem.empty()) return fail(hp.problem);
+    res.note = "no wrap: the interval pass bounds every lane sum";
+    return res;
+  }
+  if (n == "p1305_setup") {
+    res.what = "key setup p1305_setup: r = clamp(key[0..15]) (RFC 8439 2.5), lane j of q = r^(8-j) and every lane "
+               "of rl = r^8 mod 2^130-5, qs/rls = 20*q/rl, s limbs = key[16..31]";
+    if (!params(15)) return res;
+    HelperProof hp(f, fn, c);
+    auto pair = [&](const std::string &nm) {
+      PV v;
+      v.k = PV::Vec;
+      v.bits = 128;
+      for (unsigned j = 0; j < 2; ++j) v.l.push_back(hp.at(nm, j)), v.b.push_back(Itv{0, ~(u128)0 >> 64});
+      return v;
+    };
+    hp.seed(13, pair("k"));
+    hp.seed(14, pair("s"));
+    if (!hp.run()) return fail(hp.problem);
+    // RFC 8439 2.5: r &= 0x0ffffffc0ffffffc0ffffffc0fffffff, as two little-endian 64-bit words.
+    const u128 clampLo = 0x0ffffffc0fffffffULL, clampHi = 0x0ffffffc0ffffffcULL;
+    z3::expr r = hp.ev.atom("(k[0] & " + hex(clampLo) + ")") + hp.ev.pow2(64) * hp.ev.atom("(k[1] & " + hex(clampHi) + ")");
+    for (unsigned j = 0; j < 8; ++j) {
+      std::string lj = "lane " + std::to_string(j);
+      hp.claim(lj + ", q - r^" + std::to_string(8 - j), hp.value(hp.out(0), hp.out(1), hp.out(2), j), powE(r, 8 - j, c), true);
+      hp.claim(lj + ", qs1 - 20*q1", hp.lane(hp.out(3), j), twenty * hp.lane(hp.out(1), j), false);
+      hp.claim(lj + ", qs2 - 20*q2", hp.lane(hp.out(4), j), twenty * hp.lane(hp.out(2), j), false);
+      hp.claim(lj + ", rl - r^8", hp.value(hp.out(5), hp.out(6), hp.out(7), j), powE(r, 8, c), true);
+      hp.claim(lj + ", rls1 - 20*rl1", hp.lane(hp.out(8), j), twenty * hp.lane(hp.out(6), j), false);
+      hp.claim(lj + ", rls2 - 20*rl2", hp.lane(hp.out(9), j), twenty * hp.lane(hp.out(7), j), false);
+    }
+    hp.claim("s limbs - s", hp.value(hp.out(10), hp.out(11), hp.out(12), 0), hp.at("s", 0) + hp.ev.pow2(64) * hp.at("s", 1), false);
+    if (!hp.problem.empty()) return fail(hp.problem);
+    res.note = std::to_string(hp.ev.mulCalls) + " multiplies by their proved contract; every call passes bs = 20*b of its own b";
+    return res;
+  }
+  if (n == "p1305_settle") {
+    res.what = "settle p1305_settle: lane 0 of h = sum_j acc_j * q_j + hin_0, lanes 1..7 = hin_j, mod 2^130-5";
+    if (!params(14)) return res;
+    HelperProof hp(f, fn, c);
+    for (size_t i = 0; i < 3; ++i) {
+      hp.seed(3 + i, hp.atoms("acc" + std::to_string(i)));
+      hp.seed(6 + i, hp.atoms("hin" + std::to_string(i)));
+      hp.seed(9 + i, hp.atoms("q" + std::to_string(i)));
+    }
+    hp.seed(12, hp.vecOf([&](unsigned j) { return twenty * hp.at("q1", j); }));
+    hp.seed(13, hp.vecOf([&](unsigned j) { return twenty * hp.at("q2", j); }));
+    if (!hp.run()) return fail(hp.problem);
+    auto V = [&](const std::string &b, unsigned j) {
+      return hp.at(b + "0", j) + hp.ev.pow2(44) * hp.at(b + "1", j) + hp.ev.pow2(88) * hp.at(b + "2", j);
+    };
+    z3::expr want = V("hin", 0);
+    for (unsigned j = 0; j < 8; ++j) want = want + V("acc", j) * V("q", j);
+    hp.claim("lane 0", hp.value(hp.out(0), hp.out(1), hp.out(2), 0), want, true);
+    for (unsigned j = 1; j < 8; ++j)
+      hp.claim("lane " + std::to_string(j), hp.value(hp.out(0), hp.out(1), hp.out(2), j), V("hin", j), true);
+    if (!hp.problem.empty()) return fail(hp.problem);
+    res.note = "with q lane j = r^(8-j) (key setup) this is the Horner settle of the 8 lanes";
+    return res;
+  }
+  if (n == "p1305_step_partial") {
+    res.what = "partial step p1305_step_partial, nblocks = 1..8: lane 0 of h = sum_{j<n} (h_j + m_j) * q_(j+8-n) "
+               "mod 2^130-5, lanes 1..7 = 0";
+    if (!params(12)) return res;
+    for (unsigned nb = 1; nb <= 8; ++nb) {
+      HelperProof hp(f, fn, c);
+      for (size_t i = 0; i < 3; ++i) {
+        hp.seed(i, hp.atoms("h" + std::to_string(i)));
+        hp.seed(3 + i, hp.atoms("m" + std::to_string(i)));
+        hp.seed(7 + i, hp.atoms("q" + std::to_string(i)));
+      }
+      hp.seed(6, hp.scalar(nb, 64));
+      hp.seed(10, hp.vecOf([&](unsigned j) { return twenty * hp.at("q1", j); }));
+      hp.seed(11, hp.vecOf([&](unsigned j) { return twenty * hp.at("q2", j); }));
+      if (!hp.run()) return fail("nblocks = " + std::to_string(nb) + ": " + hp.problem);
+      auto V = [&](const std::string &b, unsigned j) {
+        return hp.at(b + "0", j) + hp.ev.pow2(44) * hp.at(b + "1", j) + hp.ev.pow2(88) * hp.at(b + "2", j);
+      };
+      z3::expr want = c.int_val(0);
+      for (unsigned j = 0; j < nb; ++j) want = want + (V("h", j) + V("m", j)) * V("q", j + 8 - nb);
+      std::string pre = "nblocks = " + std::to_string(nb) + ", ";
+      hp.claim(pre + "lane 0", hp.value(hp.out(0), hp.out(1), hp.out(2), 0), want, true);
+      for (unsigned j = 1; j < 8; ++j)
+        for (size_t i = 0; i < 3; ++i)
+          hp.claim(pre + "lane " + std::to_string(j) + " of h" + std::to_string(i), hp.lane(hp.out(i), j), c.int_val(0), false);
+      if (!hp.problem.empty()) return fail(hp.problem);
+    }
+    res.note = "with q lane k = r^(8-k): h' = (h + m_0) r^n + m_1 r^(n-1) + ... + m_(n-1) r";
+    return res;
+  }
+  if (n == "p1305_lengths") {
+    res.what = "length block p1305_lengths: lane 0 of h = (h_0 + aad_len + 2^64 len + 2^128) * q_7 mod 2^130-5 "
+               "(RFC 8439 2.8), lanes 1..7 = 0";
+    if (!params(10)) return res;
+    HelperProof hp(f, fn, c);
+    for (size_t i = 0; i < 3; ++i) {
+      hp.seed(i, hp.atoms("h" + std::to_string(i)));
+      hp.seed(5 + i, hp.atoms("q" + std::to_string(i)));
+    }
+    PV al, ln;
+    al.k = ln.k = PV::Int;
+    al.bits = ln.bits = 64;
+    al.l.push_back(hp.ev.atom("aad_len"));
+    ln.l.push_back(hp.ev.atom("len"));
+    al.b.push_back(Itv{0, ~(u128)0 >> 64});
+    ln.b.push_back(Itv{0, ~(u128)0 >> 64});
+    hp.seed(3, al);
+    hp.seed(4, ln);
+    hp.seed(8, hp.vecOf([&](unsigned j) { return twenty * hp.at("q1", j); }));
+    hp.seed(9, hp.vecOf([&](unsigned j) { return twenty * hp.at("q2", j); }));
+    if (!hp.run()) return fail(hp.problem);
+    auto V = [&](const std::string &b, unsigned j) {
+      return hp.at(b + "0", j) + hp.ev.pow2(44) * hp.at(b + "1", j) + hp.ev.pow2(88) * hp.at(b + "2", j);
+    };
+    z3::expr L = hp.ev.atom("aad_len") + hp.ev.pow2(64) * hp.ev.atom("len") + hp.ev.pow2(128);
+    hp.claim("lane 0", hp.value(hp.out(0), hp.out(1), hp.out(2), 0), (V("h", 0) + L) * V("q", 7), true);
+    for (unsigned j = 1; j < 8; ++j)
+      for (size_t i = 0; i < 3; ++i)
+        hp.claim("lane " + std::to_string(j) + " of h" + std::to_string(i), hp.lane(hp.out(i), j), c.int_val(0), false);
+    if (!hp.problem.empty()) return fail(hp.problem);
+    res.note = "the 64-bit lengths split into 44-bit limbs without loss; q_7 = r";
+    return res;
+  }
+  if (n == "p1305_short_step") {
+    res.what = "one-step short MAC p1305_short_step, every na + nc <= 7: lane 0 of h = sum_j A_j q_(j+8-n) + "
+               "sum_i C_i q_(na+i+8-n) + (aad_len + 2^64 len + 2^128) q_7 mod 2^130-5, n = na + nc + 1";
+    if (!params(18)) return res;
+    for (unsigned na = 0; na <= 7; ++na)
+      for (unsigned nc = 0; na + nc <= 7; ++nc) {
+        HelperProof hp(f, fn, c);
+        // a: AAD blocks in lanes 0..na-1, c: ciphertext blocks in lanes 0..nc-1, zero elsewhere
+        // (what p1305_load_partial returns, proved separately).
+        for (size_t i = 0; i < 3; ++i) {
+          std::string an = "a" + std::to_string(i), cn = "c" + std::to_string(i);
+          hp.seed(3 + i, hp.vecOf([&](unsigned j) { return j < na ? hp.at(an, j) : c.int_val(0); }));
+          hp.seed(6 + i, hp.vecOf([&](unsigned j) { return j < nc ? hp.at(cn, j) : c.int_val(0); }));
+          hp.seed(13 + i, hp.atoms("q" + std::to_string(i)));
+        }
+        for (size_t i = 3; i < 9; ++i) {  // exact zeros are exact
+          PV &v = hp.ev.slots.at(hp.ev.key(fn.params[i]));
+          for (unsigned j = 0; j < 8; ++j)
+            if (v.l[j].is_numeral()) v.b[j] = Itv{0, 0};
+            else v.b[j] = Itv{0, (u128)1 << 44};
+        }
+        hp.seed(9, hp.scalar(na, 64));
+        hp.seed(10, hp.scalar(nc, 64));
+        PV al, ln;
+        al.k = ln.k = PV::Int;
+        al.bits = ln.bits = 64;
+        al.l.push_back(hp.ev.atom("aad_len"));
+        ln.l.push_back(hp.ev.atom("len"));
+        al.b.push_back(Itv{0, ~(u128)0 >> 64});
+        ln.b.push_back(Itv{0, ~(u128)0 >> 64});
+        hp.seed(11, al);
+        hp.seed(12, ln);
+        hp.seed(16, hp.vecOf([&](unsigned j) { return twenty * hp.at("q1", j); }));
+        hp.seed(17, hp.vecOf([&](unsigned j) { return twenty * hp.at("q2", j); }));
+        std::string pre = "na = " + std::to_string(na) + ", nc = " + std::to_string(nc) + ": ";
+        if (!hp.run()) return fail(pre + hp.problem);
+        auto V = [&](const std::string &b, unsigned j) {
+          return hp.at(b + "0", j) + hp.ev.pow2(44) * hp.at(b + "1", j) + hp.ev.pow2(88) * hp.at(b + "2", j);
+        };
+        unsigned nn = na + nc + 1;
+        z3::expr want = (hp.ev.atom("aad_len") + hp.ev.pow2(64) * hp.ev.atom("len") + hp.ev.pow2(128)) * V("q", 7);
+        for (unsigned j = 0; j < na; ++j) want = want + V("a", j) * V("q", j + 8 - nn);
+        for (unsigned i = 0; i < nc; ++i) want = want + V("c", i) * V("q", na + i + 8 - nn);
+        hp.claim(pre + "lane 0", hp.value(hp.out(0), hp.out(1), hp.out(2), 0), want, true);
+        for (unsigned j = 1; j < 8; ++j)
+          for (size_t i = 0; i < 3; ++i)
+            hp.claim(pre + "lane " + std::to_string(j) + " of h" + std::to_string(i), hp.lane(hp.out(i), j), c.int_val(0), false);
+        if (!hp.problem.empty()) return fail(hp.problem);
+      }
+    res.note = "36 (na, nc) cases; with q lane k = r^(8-k) this is the RFC 8439 2.8 MAC of AAD | ciphertext | lengths";
+    return res;
+  }
+  if (n == "p1305_load_partial") {
+    res.what = "partial-block loader p1305_load_partial, n = 1..128, pad01 = 0/1: lane j = bytes 16j..16j+15 "
+               "(those < n) little-endian, + 2^128 (zero-padded AEAD block, or a full block) or + 2^(8*(n-16j)) "
+               "(the 0x01 byte after a short plain Poly1305 block); 0 past the end; exactly";
+    if (!params(6)) return res;
+    for (unsigned pad = 0; pad < 2; ++pad)
+      for (unsigned len = 1; len <= 128; ++len) {
+        HelperProof hp(f, fn, c);
+        PV ptr;
+        ptr.k = PV::Ptr;
+        ptr.base = "p";
+        ptr.elemBits = 8;
+        hp.seed(3, ptr);
+        hp.seed(4, hp.scalar(len, 64));
+        hp.seed(5, hp.scalar(pad, 32));
+        std::string pre = "n = " + std::to_string(len) + ", pad01 = " + std::to_string(pad) + ": ";
+        if (!hp.run()) return fail(pre + hp.problem);
+        for (unsigned j = 0; j < 8; ++j) {
+          z3::expr want = c.int_val(0);
+          for (unsigned i = 0; i < 16 && 16 * j + i < len; ++i)
+            want = want + hp.ev.pow2(8 * i) * hp.ev.atom("mem8:p+" + std::to_string(16 * j + i), true);
+          if (16 * j < len) {
+            if (!pad || 16 * j + 16 <= len) want = want + hp.ev.pow2(128);
+            else want = want + hp.ev.pow2(8 * (len - 16 * j));
+          }
+          hp.claim(pre + "lane " + std::to_string(j), hp.value(hp.out(0), hp.out(1), hp.out(2), j), want, false);
+        }
+        if (!hp.problem.empty()) return fail(hp.problem);
+      }
+    res.note = "256 cases; the limbs are the block split at bits 44 and 88 with no bit lost or doubled";
+    return res;
+  }
+  res.res = Res::FAILED;
+  res.cex = "no helper proof for " + n;
   return res;
 }
 

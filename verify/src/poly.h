@@ -46,4 +46,12 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
 /// h - a*b (resp. bs - 20*b) must vanish mod p (resp. exactly).
 BlockStepResult proveMulHelper(const File &f, const Function &fn, bool wrap);
 
+/// (d)/(e) for the other Poly1305 helpers, by name: p1305_carry (value unchanged mod p),
+/// p1305_hsum (exact lane sum), p1305_setup (r = clamp(key), q lane j = r^(8-j), rl = r^8, the
+/// 20*b companions, s), p1305_settle, p1305_step_partial (nblocks 1..8), p1305_lengths,
+/// p1305_short_step (every na, nc) and p1305_load_partial (n 1..128, both paddings). Calls of
+/// p1305_mul are replaced by its contract (proveMulHelper), checked to receive bs = 20*b.
+/// FAILED with the first false claim (or for a name it has no proof for).
+BlockStepResult proveHelper(const File &f, const Function &fn);
+
 }  // namespace cv
