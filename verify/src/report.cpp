@@ -49,8 +49,15 @@ std::vector<std::pair<std::string, std::string>> obligationKinds() {
       {"final-reduction", "the final reduction yields h mod 2^130-5 (fully reduced) for all inputs "
                           "within the proven bounds"},
       {"final-add-s", "the tag is (h mod p + s) mod 2^128, little-endian"},
-      {"message-limbs", "message limbs m0 + 2^44 m1 + 2^88 m2 equal the 16-byte block plus 2^128"},
       {"block-step", "a Poly1305 step computes (h + m) * r^n mod 2^130-5 in every lane"},
+      {"mul-helper", "the multiply helper computes h = a*b mod 2^130-5 per lane given bs = 20*b; the 20*b "
+                     "helper is exact"},
+      {"key-setup", "r = clamp(key) as RFC 8439 2.5; lane j of the lane powers is r^(8-j) and the loop power "
+                    "r^8 mod 2^130-5; the s limbs are the key's second half"},
+      {"partial-block", "the partial-block loader's limbs are the padded 16-byte blocks, for every length "
+                        "and both paddings"},
+      {"helper", "a Poly1305 helper (carry, lane sum, settle, partial/length/short step) computes its stated "
+                 "value mod 2^130-5, with the multiply by its proved contract"},
       {"chacha-round", "a vector double round equals RFC 8439's quarter rounds on columns and diagonals"},
   };
 }
