@@ -965,16 +965,15 @@ static inline __attribute__((always_inline)) uint64_t p1305_lane0(__m512i x)
 }
 
 // tag = (h mod 2^130-5 + s) mod 2^128, little-endian (RFC 8439 2.5.1), in scalar 44-bit limbs:
-// a full carry, a constant-time conditional subtraction of p, then + s.
+// a constant-time conditional subtraction of p, then + s. The spec's carry chain ends 2>0, 0>1,
+// so every call site hands over h0 < 2^44, h1 <= 2^44 + 7, h2 < 2^42: h < 2^130 + 2^48 < 2p and
+// one subtraction reduces it, with no carry first (the g and f chains absorb an h1 at or just
+// above 2^44). chapoly-verify proves the bounds at each call and this function for them, and
+// rejects it if any carry or mask below is missing.
 static inline __attribute__((always_inline)) void p1305_final(uint8_t tag[16], uint64_t h0, uint64_t h1, uint64_t h2, uint64_t sk0, uint64_t sk1, uint64_t sk2)
 {
-  const uint64_t M44 = 0xfffffffffffULL, M42 = 0x3ffffffffffULL, M40 = 0xffffffffffULL, M20 = 0xfffffULL;
+  const uint64_t M44 = 0xfffffffffffULL, M42 = 0x3ffffffffffULL;
   uint64_t c;
-  c = h0 >> 44; h0 &= M44; h1 += c;            // full carry: 0>1
-  c = h1 >> 44; h1 &= M44; h2 += c;            // 1>2
-  c = h2 >> 42; h2 &= M42; h0 += c * 5;        // 2>0, 2^130 = 5 (mod p)
-  c = h0 >> 44; h0 &= M44; h1 += c;            // 0>1
-  c = h1 >> 44; h1 &= M44; h2 += c;            // 1>2: now h < 2^130 + 2^88 < 2p
   uint64_t g0 = h0 + 5;                        // g = h + 5 - 2^130 = h - p
   c = g0 >> 44; g0 &= M44;
   uint64_t g1 = h1 + c;
@@ -990,9 +989,9 @@ static inline __attribute__((always_inline)) void p1305_final(uint8_t tag[16], u
   c = f0 >> 44; f0 &= M44;
   uint64_t f1 = h1 + sk1 + c;
   c = f1 >> 44; f1 &= M44;
-  const uint64_t f2 = (h2 + sk2 + c) & M40;     // bits 88..127
-  const uint64_t lo = f0 | ((f1 & M20) << 44);
-  const uint64_t hi = (f1 >> 20) | (f2 << 24);
+  const uint64_t f2 = h2 + sk2 + c;              // bits 88..127 (and the carry out of bit 127)
+  const uint64_t lo = f0 | (f1 << 44);           // bits 0..63: f1's bits 20..43 leave the word
+  const uint64_t hi = (f1 >> 20) | (f2 << 24);   // bits 64..127: so do f2's bits 40 and up (mod 2^128)
   _mm_storeu_si128((__m128i *)tag, _mm_set_epi64x((long long)hi, (long long)lo));
 }
 

@@ -322,6 +322,9 @@ json build_ir(const Spec &s, const Derived &d) {
       {"groups_per_chunk", d.groups_per_chunk}, {"short_states", d.short_states},
       {"features", s.features},
   };
+  json chain = json::array();  // "i>j", as in the spec
+  for (const auto &cr : s.carry_chain) chain.push_back(fmt::format("{}>{}", cr.from, cr.to));
+  ir["params"]["carry_chain"] = chain;
   json lines;
   for (const auto &[k, v] : s.line_of) lines[k] = v;
   ir["spec_lines"] = lines;

@@ -5,7 +5,10 @@ counterexample). This is the exhaustive form of the hand-picked mutants in mutan
 it enumerates the sites in the current emitted file, so it follows regeneration.
 
 A carry is the `c = x >> bits` line of the spec's carry chain (its comment says `carry i>j`) with
-the mask and add(s) that follow it; a mask is one `x = and(x, M<bits>)` line.
+the mask and add(s) that follow it, or a scalar `c = x >> bits;` statement (the final reduction);
+a mask is one `x = and(x, M<bits>)` line, an `and(x, M<bits>)` inside an expression (the loader),
+a scalar `x &= M<bits>;`, or a scalar `x & M<bits>` / `x & 0x...ULL` inside an expression (the
+key and length splits, the clamp, the final reduction): removing it means using x unmasked.
 
 usage: remove_each.py --kernel-file F --verifier V --function FN [--first-step] [--prove KERNEL] --work DIR -- FLAGS...
 """
@@ -23,12 +26,21 @@ FOLLOW = re.compile(r"^\s*(\w+ = _mm512_(and_si512|add_epi64)\(\w+, (c|M\d+)\);|
 MASK = re.compile(r"^\s*(\w+) = _mm512_and_si512\((\w+), M(\d+)\);")
 
 
+NESTED_AND = re.compile(r"_mm512_and_si512\((\w+), (M\d+)\)")
+SCALAR_CARRY = re.compile(r"^(\s*)c = (\w+) >> (\d+);")
+SCALAR_MASK_STMT = re.compile(r"\s*\b(\w+) &= (M\d+);")
+SCALAR_AND = re.compile(r"\b(\w+) & (M\d+|0x[0-9a-fA-F]+ULL)\b")
+SCALAR_AND_PAREN = re.compile(r"\) & (M\d+|0x[0-9a-fA-F]+ULL)\b")
+
+
 def sites(lines, lo, hi):
-    """(label, [line indices]) for each carry and each mask in lines[lo:hi]."""
+    """(label, {line index: replacement line or None to delete}) for each carry and each mask in
+    lines[lo:hi]."""
     out = []
     i = lo
     while i < hi:
-        m = CARRY.match(lines[i])
+        line = lines[i]
+        m = CARRY.match(line)
         if m:
             # The mask of this limb and the add(s) of c that follow; in the fused loops ChaCha20
             # ops are interleaved between them, so skip other lines until the next carry.
@@ -39,10 +51,28 @@ def sites(lines, lo, hi):
                           or ", c);" in lines[j] or "slli_epi64(c, 2)" in lines[j]):
                     idx.append(j)
                 j += 1
-            out.append((f"carry {m.group(3)}>{m.group(4)} of {var} (lines {', '.join(str(k + 1) for k in idx)})", idx))
-        m = MASK.match(lines[i])
+            out.append((f"carry {m.group(3)}>{m.group(4)} of {var} (lines {', '.join(str(k + 1) for k in idx)})",
+                        {k: None for k in idx}))
+        m = MASK.match(line)
         if m:
-            out.append((f"mask {m.group(1)} = {m.group(2)} & (2^{m.group(3)}-1) (line {i + 1})", [i]))
+            out.append((f"mask {m.group(1)} = {m.group(2)} & (2^{m.group(3)}-1) (line {i + 1})", {i: None}))
+        elif not CARRY.match(line):
+            for n in NESTED_AND.finditer(line):
+                out.append((f"mask {n.group(0)} (line {i + 1})",
+                            {i: line[:n.start()] + n.group(1) + line[n.end():]}))
+        code = line.split("//", 1)[0]
+        m = SCALAR_CARRY.match(code)
+        if m:
+            out.append((f"scalar carry {m.group(2)} >> {m.group(3)} (line {i + 1})", {i: None}))
+        for n in SCALAR_MASK_STMT.finditer(code):
+            out.append((f"scalar mask {n.group(1)} &= {n.group(2)} (line {i + 1})",
+                        {i: line[:n.start()] + line[n.end():]}))
+        for n in SCALAR_AND.finditer(code):
+            out.append((f"scalar mask {n.group(0)} (line {i + 1})",
+                        {i: line[:n.start()] + n.group(1) + line[n.end():]}))
+        for n in SCALAR_AND_PAREN.finditer(code):
+            out.append((f"scalar mask (...){n.group(0)[1:]} (line {i + 1})",
+                        {i: line[:n.start()] + ")" + line[n.end():]}))
         i += 1
     return out
 
@@ -83,8 +113,8 @@ def main():
     base = os.path.basename(a.kernel_file)
     inc = ["-I" + os.path.dirname(os.path.abspath(a.kernel_file))]
     passed = failed = 0
-    for label, idx in todo:
-        mutant = "".join(l for k, l in enumerate(lines) if k not in idx)
+    for label, edit in todo:
+        mutant = "".join(edit.get(k, l) or "" if k in edit else l for k, l in enumerate(lines))
         path = os.path.join(a.work, base)
         with open(path, "w", encoding="utf-8") as f:
             f.write(mutant)
