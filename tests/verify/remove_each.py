@@ -10,7 +10,7 @@ a mask is one `x = and(x, M<bits>)` line, an `and(x, M<bits>)` inside an express
 a scalar `x &= M<bits>;`, or a scalar `x & M<bits>` / `x & 0x...ULL` inside an expression (the
 key and length splits, the clamp, the final reduction): removing it means using x unmasked.
 
-usage: remove_each.py --kernel-file F --verifier V --function FN [--first-step] [--prove KERNEL] --work DIR -- FLAGS...
+usage: remove_each.py --kernel-file F --verifier V --function FN [--step K] [--prove KERNEL] --work DIR -- FLAGS...
 """
 import argparse
 import os
@@ -77,13 +77,15 @@ def sites(lines, lo, hi):
     return out
 
 
-def first_step(lines, lo, hi):
-    """The first Poly1305 lane step in lines[lo:hi]: from its block load to `hin2 = 0` (the fused
-    loops repeat the same step, so one is enough)."""
-    start = next((k for k in range(lo, hi) if re.search(r"\bw0 = _mm512_loadu_si512", lines[k])), None)
-    if start is None:
-        return lo, hi
-    end = next((k for k in range(start, hi) if re.search(r"\bhin2 = _mm512_setzero_si512", lines[k])), hi)
+def nth_step(lines, lo, hi, k):
+    """The k-th (1-based) Poly1305 lane step in lines[lo:hi]: from its block load to `hin2 = 0`.
+    In aead_bulk, steps 1-8 are the encrypt fused loop, 9 the last chunk's MAC loop, 10-17 the
+    decrypt fused loop; the steps of one fused loop are the same generated text."""
+    starts = [j for j in range(lo, hi) if re.search(r"\bw0 = _mm512_loadu_si512", lines[j])]
+    if len(starts) < k:
+        sys.exit(f"remove_each.py: step {k} not found ({len(starts)} steps): the dialect changed")
+    start = starts[k - 1]
+    end = next((j for j in range(start, hi) if re.search(r"\bhin2 = _mm512_setzero_si512", lines[j])), hi)
     return start, end + 1
 
 
@@ -94,7 +96,7 @@ def main():
     ap.add_argument("--function", required=True, help="helper or kernel whose carries/masks are removed")
     ap.add_argument("--prove", default="", help="prove only this exported kernel (default: all, as the build gate does)")
     ap.add_argument("--work", required=True)
-    ap.add_argument("--first-step", action="store_true", help="only the first Poly1305 step of the function")
+    ap.add_argument("--step", type=int, default=0, help="only the k-th Poly1305 lane step of the function (1-based)")
     ap.add_argument("flags", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     flags = [f for f in a.flags if f != "--"]
@@ -103,8 +105,8 @@ def main():
     lines = text.splitlines(keepends=True)
     first = text.count("\n", 0, lo)
     last = text.count("\n", 0, hi)
-    if a.first_step:
-        first, last = first_step(lines, first, last + 1)
+    if a.step:
+        first, last = nth_step(lines, first, last + 1, a.step)
         last -= 1
     todo = sites(lines, first, last + 1)
     if not todo:
