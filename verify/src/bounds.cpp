@@ -211,6 +211,53 @@ class BoundsInterp {
   std::map<std::string, size_t> oblIdx;
   std::set<std::string> reported;
 
+  // The key powers p1305_setup returned on the path being analysed (q0, q1, q2, qs1, qs2, rl0,
+  // rl1, rl2, rls1, rls2: the identities of their lanes). Every helper that takes key powers must
+  // receive exactly these (its value proof assumes them: poly.cpp), and every block-step loop must
+  // multiply by the rl ones.
+  bool haveKeyPowers = false;
+  std::vector<std::vector<std::pair<u128, long long>>> keyPowers;
+  struct KeyUse {
+    const char *fn;
+    size_t first;   // parameter index of the first of the 5 (q0..qs2 or rl0..rls2)
+    size_t which;   // 0: q/qs, 5: rl/rls
+  };
+  void checkKeyPowers(const Expr &e, const Function &fn, const std::vector<AVal> &args) {
+    static const KeyUse uses[] = {{"p1305_settle", 9, 0},      {"p1305_step_partial", 7, 0},
+                                  {"p1305_lengths", 5, 0},     {"p1305_short_step", 13, 0},
+                                  {"p1305_absorb", 6, 0},      {"p1305_absorb", 11, 5}};
+    static const char *names[] = {"q0", "q1", "q2", "qs1", "qs2", "rl0", "rl1", "rl2", "rls1", "rls2"};
+    for (const auto &u : uses) {
+      if (fn.name != u.fn || !collect) continue;
+      Obligation &o = obligation("call-contract", e.loc, fn.name + " receives the key powers p1305_setup made", fn.name);
+      if (!selected(o) || o.res != Res::OK) continue;
+      std::string why;
+      if (!haveKeyPowers) why = "no p1305_setup call precedes it on this path";
+      for (size_t k = 0; k < 5 && why.empty(); ++k) {
+        size_t ai = u.first + k;
+        const auto &want = keyPowers[u.which + k];
+        if (ai >= args.size() || args[ai].k != AVal::Vec) {
+          why = "argument " + std::to_string(ai + 1) + " is not a vector";
+          break;
+        }
+        for (size_t j = 0; j < want.size(); ++j) {
+          auto got = termAt(args[ai], j);
+          if (want[j].second < 0 || got != want[j]) {
+            why = "argument " + std::to_string(ai + 1) + " (" + F.vars[(size_t)fn.params[ai]].name + ") lane " +
+                  std::to_string(j) + " is not the " + names[u.which + k] + " p1305_setup returned" +
+                  (want[j].second < 0 ? " (its identity was lost)" : "");
+            break;
+          }
+        }
+      }
+      if (!why.empty()) {
+        o.res = Res::FAILED;
+        o.cex = why;
+        o.context = chainNote();
+      }
+    }
+  }
+
   long long nextAtom = 0;
   // A value bound to a variable gets an identity per non-constant lane (kept by copies, scaled by
   // shifts, summed by adds of the same identity), so relations between variables survive.
@@ -483,6 +530,19 @@ class BoundsInterp {
         st = next;
       }
     }
+    if (inv.empty() && collect && countMadd(*s.then) > 0) {
+      // (Reached only when the trip count is not a constant: unrolled loops are exact.)
+      // A loop that multiplies limbs must say what it carries, or its block-step algebra (e)
+      // would silently not be checked (emitted/README.md: one chapoly-invariant per limb).
+      Obligation &o = obligation("block-step", s.loc, "", "_mm512_madd52lo_epu64");
+      if (selected(o) && o.res == Res::OK) {
+        o.what = "IFMA loop in " + frames.back().fn->name + " without chapoly-invariant lines";
+        o.res = Res::FAILED;
+        o.cex = "the loop multiplies with IFMA but names no accumulator (`// chapoly-invariant: VAR <= BOUND` "
+                "per limb above it), so its Poly1305 step cannot be checked";
+        o.context = chainNote();
+      }
+    }
     // Fixpoint with the invariants as the head assumption.
     State entry = st;
     for (auto &[var, iv] : inv) {
@@ -609,7 +669,9 @@ class BoundsInterp {
       return true;
     };
     auto t0 = std::chrono::steady_clock::now();
-    BlockStepResult r = proveBlockStep(F, *frames.back().fn, loop, acc, seed, P.timeoutMs());
+    std::vector<std::vector<std::pair<u128, long long>>> rl;
+    if (haveKeyPowers && keyPowers.size() == 10) rl = {keyPowers[5], keyPowers[6], keyPowers[7]};
+    BlockStepResult r = proveBlockStep(F, *frames.back().fn, loop, acc, seed, P.timeoutMs(), rl.empty() ? nullptr : &rl);
     o.ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     o.queries += 1;
     o.what = r.what + ", in " + frames.back().fn->name;
@@ -1284,10 +1346,30 @@ class BoundsInterp {
       }
     }
     for (auto &[sl, val] : byValue) st.at(sl) = named(val);
+    {
+      std::vector<AVal> args;
+      for (size_t i = 0; i < fn.params.size() && i < e.args.size(); ++i) {
+        const Var &v = F.vars[(size_t)fn.params[i]];
+        args.push_back(v.isRef ? AVal{} : st.at(slot(ctx, fn.params[i])));
+      }
+      checkKeyPowers(e, fn, args);
+    }
     frames.push_back(fr);
     exec(*fn.body, st);
     Frame done = frames.back();
     frames.pop_back();
+    if (fn.name == "p1305_setup" && fn.params.size() >= 10) {
+      keyPowers.clear();
+      haveKeyPowers = true;
+      for (size_t i = 0; i < 10; ++i) {
+        auto rit = fr.refs.find(fn.params[i]);
+        AVal v = rit == fr.refs.end() ? AVal{} : st.at(rit->second);
+        std::vector<std::pair<u128, long long>> t;
+        for (size_t j = 0; j < v.lanes.size(); ++j) t.push_back(termAt(v, j));
+        if (v.k != AVal::Vec) haveKeyPowers = false;
+        keyPowers.push_back(t);
+      }
+    }
     for (auto &r : done.rets) st = joinS(st, r);
     if (fn.ret.kind == Type::Void) return AVal{};
     return done.retVal.k == AVal::Bot ? topOf(fn.ret) : done.retVal;

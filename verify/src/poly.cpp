@@ -907,7 +907,8 @@ bool monomials(const z3::expr &e, std::vector<std::pair<std::string, std::vector
 
 BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &loop,
                                const std::vector<std::pair<int, std::string>> &acc, const PolySeedFn &seed,
-                               unsigned timeoutMs) {
+                               unsigned timeoutMs,
+                               const std::vector<std::vector<std::pair<u128, long long>>> *rl) {
   std::vector<std::string> accNames;
   std::vector<int> accVars;
   for (auto &[v, n] : acc) accVars.push_back(v), accNames.push_back(n);
@@ -925,6 +926,8 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
     return res;
   }
   ev.accNames = accNames;
+  std::vector<int> hinVars;
+  std::vector<PV> hinHead, hinEnd;
   try {
     for (size_t i = 0; i < accVars.size(); ++i) {
       if (accVars[i] < 0) throw Stop{};
@@ -941,11 +944,22 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
       ev.accKeys.push_back(ev.key(accVars[i]));
       ev.curIn.push_back(h.l);
     }
+    // h carried into the loop (hin0..hin2 of this function): its value at the head, as seeded.
+    for (int i = 0; i < 3; ++i)
+      for (size_t v = 0; v < f.vars.size(); ++v)
+        if (f.vars[v].name == "hin" + std::to_string(i) && f.vars[v].ty.kind == Type::Vec &&
+            f.vars[v].loc.line >= fn.loc.line && f.vars[v].loc.line <= fn.endLoc.line) {
+          hinVars.push_back((int)v);
+          hinHead.push_back(ev.slot((int)v));
+          break;
+        }
+    if (hinVars.size() != 3) hinVars.clear(), hinHead.clear();
     ev.exec(*loop.then);
     Eval::Step last;
     last.in = ev.curIn;
     last.out = ev.accValues();
     ev.steps.push_back(last);
+    for (int v : hinVars) hinEnd.push_back(ev.slot(v));
   } catch (const Stop &) {
     res.res = Res::FAILED;
     res.cex = "cannot evaluate the block step algebraically: " +
@@ -962,6 +976,18 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
   };
   std::string shown;
   res.what = std::to_string(ev.steps.size()) + " block step(s): acc' = acc * R + m + c (mod 2^130-5) in every lane";
+  for (size_t i = 0; i < hinEnd.size(); ++i)
+    for (size_t j = 0; j < hinEnd[i].l.size(); ++j) {
+      z3::expr e = hinEnd[i].l[j].simplify();
+      if (!(e.is_numeral() && e.get_decimal_string(0) == "0")) {
+        res.res = Res::FAILED;
+        res.cex = "hin" + std::to_string(i) + " lane " + std::to_string(j) +
+                  " is not 0 at the end of the body: h from before the loop would be added again";
+        return res;
+      }
+    }
+  long long firstGroup = 0;
+  std::string firstBase;
   for (size_t k = 0; k < ev.steps.size(); ++k) {
     const Eval::Step &stp = ev.steps[k];
     std::string sk = ev.steps.size() > 1 ? "step " + std::to_string(k + 1) + ", " : "";
@@ -991,6 +1017,15 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
       return res;
     }
     long long g = lo - (lo % 128 + 128) % 128;
+    if (k == 0) {
+      firstGroup = g;
+      firstBase = base;
+    } else if (base != firstBase || g != firstGroup + 128 * (long long)k) {
+      res.res = Res::FAILED;
+      res.cex = sk + "reads the 128-byte group at " + base + "+" + std::to_string(g) + ", not the next one after step " +
+                std::to_string(k) + " (" + firstBase + "+" + std::to_string(firstGroup + 128 * (long long)k) + ")";
+      return res;
+    }
     for (unsigned j = 0; j < 8; ++j) {
       z3::expr out = c.int_val(0);
       for (size_t i = 0; i < stp.out.size(); ++i) out = out + ev.pow2(radix * (unsigned)i) * stp.out[i][j];
@@ -1076,6 +1111,46 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
         }
       }
       (void)Dh;
+      auto zeroModP = [&](const z3::expr &x) {
+        std::vector<std::pair<std::string, std::vector<std::string>>> zm;
+        if (!monomials(x.simplify(som), zm)) return false;
+        for (const auto &[cf, vars] : zm)
+          if (modp(cf) != "0") return false;
+        return true;
+      };
+      // The carried-in term is h from before the loop on the first step only.
+      {
+        z3::expr HIN = c.int_val(0);
+        if (!hinHead.empty() && k == 0)
+          for (size_t i = 0; i < 3; ++i) HIN = HIN + ev.pow2(radix * (unsigned)i) * hinHead[i].l[j];
+        if (!zeroModP(D - HIN) && !zeroModP(D - HIN * C[0])) {
+          res.res = Res::FAILED;
+          res.cex = sk + "lane " + std::to_string(j) + ": the term carried into the step is not " +
+                    (hinHead.empty() ? std::string("0 (the function has no hin0..hin2)")
+                     : k == 0       ? std::string("the h from before the loop (hin)")
+                                    : std::string("0 (h from before the loop was added on an earlier step)"));
+          return res;
+        }
+      }
+      // R is the r^8 p1305_setup made (its identities, as the interval pass tracked them).
+      if (rl && rl->size() == 3) {
+        z3::expr want = c.int_val(0);
+        bool known = true;
+        for (size_t i = 0; i < 3; ++i) {
+          if (j >= (*rl)[i].size() || (*rl)[i][j].second < 0) {
+            known = false;
+            break;
+          }
+          want = want + ev.pow2(radix * (unsigned)i) * ev.num((*rl)[i][j].first) *
+                            ev.atom("v" + std::to_string((*rl)[i][j].second));
+        }
+        if (!known || !zeroModP(C[0] - want)) {
+          res.res = Res::FAILED;
+          res.cex = sk + "lane " + std::to_string(j) + ": the step multiplies by an R that is not the r^8 (rl0, rl1, rl2) "
+                    "p1305_setup returned";
+          return res;
+        }
+      }
       for (int part = 0; part < 2; ++part) {
         z3::expr x = (part == 0 ? D : C[0]).simplify(som);
         std::vector<std::pair<std::string, std::vector<std::string>>> dm;
@@ -1588,12 +1663,12 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     return res;
   }
   if (n == "p1305_load_partial") {
-    res.what = "partial-block loader p1305_load_partial, n = 1..128, pad01 = 0/1: lane j = bytes 16j..16j+15 "
+    res.what = "partial-block loader p1305_load_partial, n = 0..128, pad01 = 0/1: lane j = bytes 16j..16j+15 "
                "(those < n) little-endian, + 2^128 (zero-padded AEAD block, or a full block) or + 2^(8*(n-16j)) "
                "(the 0x01 byte after a short plain Poly1305 block); 0 past the end; exactly";
     if (!params(6)) return res;
     for (unsigned pad = 0; pad < 2; ++pad)
-      for (unsigned len = 1; len <= 128; ++len) {
+      for (unsigned len = 0; len <= 128; ++len) {
         HelperProof hp(f, fn, c);
         PV ptr;
         ptr.k = PV::Ptr;
@@ -1616,7 +1691,7 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
         }
         if (!hp.problem.empty()) return fail(hp.problem);
       }
-    res.note = "256 cases; the limbs are the block split at bits 44 and 88 with no bit lost or doubled";
+    res.note = "258 cases; the limbs are the block split at bits 44 and 88 with no bit lost or doubled";
     return res;
   }
   res.res = Res::FAILED;

@@ -34,9 +34,15 @@ struct BlockStepResult {
   std::string what, cex, note;
 };
 
+/// `rl`, when given: the identities (coef, atom) per lane of the rl0, rl1, rl2 that p1305_setup
+/// returned (bounds.cpp); R must then be rl0 + 2^44 rl1 + 2^88 rl2 of exactly those (mod p).
+/// Also checked: the steps of one body read consecutive 128-byte groups of one pointer, and when
+/// the function has hin0..hin2 (h carried into the loop), the carried-in term is hin on the
+/// first step and 0 on the others, and hin is 0 again at the end of the body.
 BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &loop,
                                const std::vector<std::pair<int, std::string>> &acc, const PolySeedFn &seed,
-                               unsigned timeoutMs);
+                               unsigned timeoutMs,
+                               const std::vector<std::vector<std::pair<u128, long long>>> *rl = nullptr);
 
 /// (e) for the multiply helpers outside block loops (called by the key setup, the settle and the
 /// partial steps): `p1305_mul(h0, h1, h2, a0, a1, a2, b0, b1, b2, bs1, bs2)` computes, per lane,

@@ -436,9 +436,56 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
 
 }  // namespace
 
+// The helpers a kernel may reach, by role: a helper the verifier does not know would carry no
+// value proof, so it is a failure, never skipped (a renamed helper fails loudly).
+static bool knownHelper(const std::string &n, const BoundsOptions &opt) {
+  static const std::set<std::string> glue = {
+      // proved by name (mul-helper, key-setup, partial-block, helper)
+      "p1305_mul", "p1305_wrap", "p1305_carry", "p1305_hsum", "p1305_setup", "p1305_settle",
+      "p1305_load_partial", "p1305_step_partial", "p1305_lengths", "p1305_short_step",
+      // glue whose loops are proved as block steps and whose calls are checked by contract
+      "p1305_absorb", "p1305_lane0", "aead_short", "aead_bulk"};
+  return glue.count(n) || opt.finalReduction.count(n) || n.rfind("chacha20_", 0) == 0;
+}
+
 void proveSemantics(const File &f, const Function &kernel, Prover &prover, const BoundsOptions &opt,
                     KernelResult &kr) {
   proveFinal(f, prover, opt, kr);
+  {
+    // A kernel that computes Poly1305 must end in a proved final reduction.
+    bool poly = false, fin = false;
+    for (int fi : reachable(f, kernel)) poly = poly || countIntrinsic(*f.funcs[(size_t)fi].body, "_mm512_madd52lo_epu64") > 0;
+    for (const auto &o : kr.obligations) fin = fin || o.kind == "final-reduction";
+    if (poly && !fin) {
+      Obligation &o = addObl(kr, f, "final-reduction", kernel.loc, "no final-reduction helper", kernel.name);
+      if (selected(opt, o)) {
+        o.res = Res::FAILED;
+        o.cex = "the kernel multiplies with IFMA but calls no final-reduction helper (a function named *final* "
+                "or marked // chapoly-final-reduction, taking the tag pointer and the limbs): the tag is unproved";
+      } else {
+        o.skipped = true;
+      }
+    }
+    for (int fi : reachable(f, kernel)) {
+      const Function &fn = f.funcs[(size_t)fi];
+      if (&fn == &kernel || knownHelper(fn.name, opt)) continue;
+      bool boundsOnly = false;
+      for (const auto &m : fn.markers) boundsOnly = boundsOnly || m.rfind("chapoly-bounds-only", 0) == 0;
+      Obligation &o = addObl(kr, f, "helper", fn.loc, "unknown helper " + fn.name, fn.name);
+      if (!selected(opt, o)) {
+        o.skipped = true;
+        continue;
+      }
+      if (boundsOnly) {  // hand-written test kernels only: the generator never emits the marker
+        o.what = "helper " + fn.name + ": bounds only (marked // chapoly-bounds-only), no value proof";
+        continue;
+      }
+      o.res = Res::FAILED;
+      o.cex = "chapoly-verify has no value proof for helper '" + fn.name +
+              "': it knows the emitted helpers by name (verify/src/proofs.cpp, knownHelper); a renamed or new "
+              "helper must get its proof there first";
+    }
+  }
   proveChacha(f, kernel, prover, opt, kr);
   // (e) outside the block loops: the multiply helper used by the key setup, the settle and the
   // partial steps, and the 20*b helper, when this kernel reaches them.

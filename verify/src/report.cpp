@@ -49,7 +49,8 @@ std::vector<std::pair<std::string, std::string>> obligationKinds() {
       {"final-reduction", "the final reduction yields h mod 2^130-5 (fully reduced) for all inputs "
                           "within the proven bounds"},
       {"final-add-s", "the tag is (h mod p + s) mod 2^128, little-endian"},
-      {"block-step", "a Poly1305 step computes (h + m) * r^n mod 2^130-5 in every lane"},
+      {"block-step", "a Poly1305 loop step is acc*R + m (+ h from before, first step only) mod 2^130-5 in every "
+                     "lane, R the r^8 p1305_setup made, the steps reading consecutive 128-byte groups"},
       {"mul-helper", "the multiply helper computes h = a*b mod 2^130-5 per lane given bs = 20*b; the 20*b "
                      "helper is exact"},
       {"key-setup", "r = clamp(key) as RFC 8439 2.5; lane j of the lane powers is r^(8-j) and the loop power "
@@ -58,6 +59,7 @@ std::vector<std::pair<std::string, std::string>> obligationKinds() {
                         "and both paddings"},
       {"helper", "a Poly1305 helper (carry, lane sum, settle, partial/length/short step) computes its stated "
                  "value mod 2^130-5, with the multiply by its proved contract"},
+      {"call-contract", "a helper that takes key powers receives exactly the q/qs/rl/rls p1305_setup returned"},
       {"chacha-round", "a vector double round equals RFC 8439's quarter rounds on columns and diagonals"},
   };
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 // spec: sample.toml:1 poly1305.multiply
+// chapoly-bounds-only (a hand-written sample: its helpers are checked for bounds, not values)
 static inline void poly_mul(__m512i &h0, __m512i &h1, __m512i &h2, __m512i r0, __m512i r1,
                             __m512i r2, __m512i s1, __m512i s2) {
   const __m512i zero = _mm512_setzero_si512();
@@ -55,6 +56,7 @@ static inline void poly_mul(__m512i &h0, __m512i &h1, __m512i &h2, __m512i r0, _
 }
 
 // spec: sample.toml:4 poly1305.message_limbs
+// chapoly-bounds-only (a hand-written sample: its helpers are checked for bounds, not values)
 static inline void poly_load8(__m512i &m0, __m512i &m1, __m512i &m2, const uint8_t *p) {
   const __m512i m44 = _mm512_set1_epi64(0xfffffffffffULL);
   const __m512i m24 = _mm512_set1_epi64(0xffffffULL);
@@ -69,6 +71,7 @@ static inline void poly_load8(__m512i &m0, __m512i &m1, __m512i &m2, const uint8
   m2 = _mm512_or_si512(_mm512_srli_epi64(hi, 24), _mm512_set1_epi64(1ULL << 40));
 }
 
+// chapoly-bounds-only (a hand-written sample: its helpers are checked for bounds, not values)
 static inline uint64_t load_le64(const uint8_t *p) {
   uint64_t v = 0;
   for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
