@@ -230,7 +230,11 @@ class BoundsInterp {
     for (const auto &u : uses) {
       if (fn.name != u.fn || !collect) continue;
       Obligation &o = obligation("call-contract", e.loc, fn.name + " receives the key powers p1305_setup made", fn.name);
-      if (!selected(o) || o.res != Res::OK) continue;
+      if (!selected(o)) {
+        o.skipped = true;
+        continue;
+      }
+      if (o.res != Res::OK) continue;
       std::string why;
       if (!haveKeyPowers) why = "no p1305_setup call precedes it on this path";
       for (size_t k = 0; k < 5 && why.empty(); ++k) {
@@ -535,7 +539,8 @@ class BoundsInterp {
       // A loop that multiplies limbs must say what it carries, or its block-step algebra (e)
       // would silently not be checked (emitted/README.md: one chapoly-invariant per limb).
       Obligation &o = obligation("block-step", s.loc, "", "_mm512_madd52lo_epu64");
-      if (selected(o) && o.res == Res::OK) {
+      if (!selected(o)) o.skipped = true;
+      else if (o.res == Res::OK) {
         o.what = "IFMA loop in " + frames.back().fn->name + " without chapoly-invariant lines";
         o.res = Res::FAILED;
         o.cex = "the loop multiplies with IFMA but names no accumulator (`// chapoly-invariant: VAR <= BOUND` "
@@ -1310,6 +1315,7 @@ class BoundsInterp {
       if (collect) {
         Obligation &o = obligation("final-reduction-input", e.loc, fn.name + " inputs", fn.name);
         o.note = "input bounds handed to the bit-vector proof of " + fn.name;
+        if (!selected(o)) o.skipped = true;
         res.finalCalls.push_back(fc);
       }
       for (size_t i = 0; i < fn.params.size() && i < e.args.size(); ++i) {

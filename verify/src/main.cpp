@@ -122,14 +122,32 @@ int main(int argc, char **argv) {
   run.queries = prover.queries();
   run.cacheHits = prover.cacheHits();
 
+  if (!only.empty()) {
+    bool matched = false;
+    for (const auto &k : results)
+      for (const auto &o : k.obligations) matched = matched || !o.skipped;
+    if (!matched) {
+      std::cerr << "chapoly-verify: error: no obligation matches --obligation " << only
+                << " (a number, LINE, KIND:LINE or KIND from a report of the same file)\n";
+      return 2;
+    }
+  }
+  auto written = [](std::ofstream &out, const std::string &path) {
+    out.flush();
+    if (out) return true;
+    std::cerr << "chapoly-verify: error: cannot write " << path << "\n";
+    return false;
+  };
   if (!textPath.empty()) {
     std::ofstream out(textPath);
     cv::printText(out, run, results, verbose);
+    if (!written(out, textPath)) return 2;
   }
   if (!quiet) cv::printText(std::cout, run, results, verbose);
   if (!jsonPath.empty()) {
     std::ofstream out(jsonPath);
     out << cv::jsonReport(run, results);
+    if (!written(out, jsonPath)) return 2;
   }
   bool ok = cv::allOk(results);
   if (!ok) {
@@ -147,6 +165,10 @@ int main(int argc, char **argv) {
     for (const auto &f : files) st << "proved " << fileDigest(f) << " " << f << "\n";
     for (const auto &f : stampInputs) st << "input  " << fileDigest(f) << " " << f << "\n";
     for (const auto &k : results) st << "kernel " << k.kernel << " " << k.obligations.size() << " obligations\n";
+    if (!written(st, stampPath)) {
+      std::remove(stampPath.c_str());
+      return 2;
+    }
   }
   return 0;
 }

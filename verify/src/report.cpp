@@ -154,7 +154,8 @@ void printDiagnostics(std::ostream &os, const RunInfo &run, const std::vector<Ke
       if (!o.note.empty()) os << "note: " << o.note << "\n";
       if (!o.context.empty()) os << "note: " << o.context << "\n";
       if (!o.spec.empty()) os << "note: spec: " << o.spec << "\n";
-      os << "note: re-run alone: chapoly-verify --kernel " << k.kernel << " --obligation " << o.id;
+      // KIND:LINE, not the number: numbers depend on which obligations a run creates.
+      os << "note: re-run alone: chapoly-verify --kernel " << k.kernel << " --obligation " << o.kind << ":" << o.loc.line;
       for (const auto &f : run.files) os << " " << f;
       if (!run.flags.empty()) {
         os << " --";
