@@ -20,7 +20,11 @@ std::vector<std::string> trustBase() {
       "the intrinsic semantics table (verify/src/intrinsics.cpp), each entry tested against the real "
       "instruction by tests/verify/intrinsics_test.cpp",
       "kernel inputs are arbitrary: every byte of message, key, nonce and AAD, every length, "
-      "counter and pointer value the parameter types allow (no caller contract is assumed)",
+      "counter and pointer value the parameter types allow (no caller contract is assumed for the "
+      "bounds)",
+      "the Poly1305 helpers' value proofs cover fixed ranges (loader n <= 128, 1..8 blocks, short-MAC "
+      "na + nc <= 7); that their callers stay inside, and pass lengths, padding mode and buffers in the "
+      "right order, is tested (RFC 8439, BoringSSL, OpenSSL differential), not proved",
       "memory outside the kernel's own local arrays is arbitrary on every read (loads are unbounded)",
       "`// chapoly-invariant:` comments are assumptions at loop heads only after they are proved on "
       "entry and at the end of the body",
