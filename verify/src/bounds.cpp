@@ -443,8 +443,19 @@ class BoundsInterp {
         State t = st, e = st;
         refine(*s.e, true, t);
         refine(*s.e, false, e);
+        // The key powers are per path: each branch starts from what came before the if.
+        const bool hk0 = haveKeyPowers;
+        const auto kp0 = keyPowers;
         if (t.live) exec(*s.then, t);
+        const bool hkT = haveKeyPowers;
+        const auto kpT = keyPowers;
+        haveKeyPowers = hk0;
+        keyPowers = kp0;
         if (s.els && e.live) exec(*s.els, e);
+        if (hkT && (!haveKeyPowers || kpT != keyPowers)) {
+          if (haveKeyPowers) haveKeyPowers = false;  // two different setups meet: no identity survives
+          else keyPowers = kpT, haveKeyPowers = true;
+        }
         st = joinS(t, e);
         return;
       }
@@ -507,6 +518,21 @@ class BoundsInterp {
       }
       inv.push_back({var, &iv});
     }
+    if (inv.empty() && collect && countMadd(*s.then) > 0 && countIntr(*s.then, "_mm512_loadu_si512") > 0) {
+      // A loop that loads message blocks and multiplies is a block-step loop, whatever its trip
+      // count (an unrolled one is exact for bounds, but its algebra would go unchecked).
+      // A loop that multiplies limbs must say what it carries, or its block-step algebra (e)
+      // would silently not be checked (emitted/README.md: one chapoly-invariant per limb).
+      Obligation &o = obligation("block-step", s.loc, "", "_mm512_madd52lo_epu64");
+      if (!selected(o)) o.skipped = true;
+      else if (o.res == Res::OK) {
+        o.what = "IFMA loop in " + frames.back().fn->name + " without chapoly-invariant lines";
+        o.res = Res::FAILED;
+        o.cex = "the loop multiplies with IFMA but names no accumulator (`// chapoly-invariant: VAR <= BOUND` "
+                "per limb above it), so its Poly1305 step cannot be checked";
+        o.context = chainNote();
+      }
+    }
     bool first = true;
     if (inv.empty()) {
       // Iterate as written while the condition stays decided (constant trip counts).
@@ -532,20 +558,6 @@ class BoundsInterp {
           return;
         }
         st = next;
-      }
-    }
-    if (inv.empty() && collect && countMadd(*s.then) > 0) {
-      // (Reached only when the trip count is not a constant: unrolled loops are exact.)
-      // A loop that multiplies limbs must say what it carries, or its block-step algebra (e)
-      // would silently not be checked (emitted/README.md: one chapoly-invariant per limb).
-      Obligation &o = obligation("block-step", s.loc, "", "_mm512_madd52lo_epu64");
-      if (!selected(o)) o.skipped = true;
-      else if (o.res == Res::OK) {
-        o.what = "IFMA loop in " + frames.back().fn->name + " without chapoly-invariant lines";
-        o.res = Res::FAILED;
-        o.cex = "the loop multiplies with IFMA but names no accumulator (`// chapoly-invariant: VAR <= BOUND` "
-                "per limb above it), so its Poly1305 step cannot be checked";
-        o.context = chainNote();
       }
     }
     // Fixpoint with the invariants as the head assumption.
@@ -635,22 +647,24 @@ class BoundsInterp {
     return false;
   }
 
-  int countMaddE(const Expr &e, int depth = 0) {
-    int n = e.kind == Expr::Intrin && e.name.rfind("_mm512_madd52", 0) == 0 ? 1 : 0;
-    if (e.kind == Expr::Call && e.fn >= 0 && depth < 8) n += countMadd(*F.funcs[(size_t)e.fn].body, depth + 1);
+  // Intrinsic calls whose name starts with `prefix` in a statement (through called helpers).
+  int countIntrE(const Expr &e, const char *prefix, int depth = 0) {
+    int n = e.kind == Expr::Intrin && e.name.rfind(prefix, 0) == 0 ? 1 : 0;
+    if (e.kind == Expr::Call && e.fn >= 0 && depth < 8) n += countIntr(*F.funcs[(size_t)e.fn].body, prefix, depth + 1);
     for (const auto &a : e.args)
-      if (a) n += countMaddE(*a, depth);
+      if (a) n += countIntrE(*a, prefix, depth);
     return n;
   }
-  int countMadd(const Stmt &s, int depth = 0) {
+  int countIntr(const Stmt &s, const char *prefix, int depth = 0) {
     int n = 0;
-    if (s.e) n += countMaddE(*s.e, depth);
-    if (s.inc) n += countMaddE(*s.inc, depth);
+    if (s.e) n += countIntrE(*s.e, prefix, depth);
+    if (s.inc) n += countIntrE(*s.inc, prefix, depth);
     for (const StmtP *p : {&s.init, &s.then, &s.els})
-      if (*p) n += countMadd(**p, depth);
-    for (const auto &b : s.body) n += countMadd(*b, depth);
+      if (*p) n += countIntr(**p, prefix, depth);
+    for (const auto &b : s.body) n += countIntr(*b, prefix, depth);
     return n;
   }
+  int countMadd(const Stmt &s) { return countIntr(s, "_mm512_madd52"); }
 
   // Obligation (e): the loop body is one Poly1305 block step in every lane.
   void blockStep(const Stmt &loop, State &head, const std::vector<std::pair<int, const Invariant *>> &inv) {
@@ -1365,6 +1379,17 @@ class BoundsInterp {
     Frame done = frames.back();
     frames.pop_back();
     if (fn.name == "p1305_setup" && fn.params.size() >= 10) {
+      if (haveKeyPowers && collect) {
+        Obligation &o = obligation("call-contract", e.loc, "one p1305_setup per path", fn.name);
+        if (!selected(o)) {
+          o.skipped = true;
+        } else if (o.res == Res::OK) {
+          o.res = Res::FAILED;
+          o.cex = "a second p1305_setup on this path: the helpers after it would MAC with other key powers than the "
+                  "ones before it";
+          o.context = chainNote();
+        }
+      }
       keyPowers.clear();
       haveKeyPowers = true;
       for (size_t i = 0; i < 10; ++i) {

@@ -351,7 +351,8 @@ struct Eval {
           v = convert(rhs, e.args[0]->ty);
         } else {
           PV cur = eval(*e.args[0]);
-          v = arith(e.name, cur, convert(rhs, e.args[0]->ty), e.args[0]->ty, e.loc);
+          // p += n keeps n an integer (the pointer arithmetic rule scales it).
+          v = arith(e.name, cur, e.args[0]->ty.kind == Type::Ptr ? rhs : convert(rhs, e.args[0]->ty), e.args[0]->ty, e.loc);
         }
         if (e.args[0]->kind == Expr::Var) assign(e.args[0]->var, v);
         return v;
@@ -1086,11 +1087,15 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
             return res;
           }
       }
-      // The message enters as acc*R + m (Horner after the multiply) or as (acc + m)*R: D - m or
-      // D - m*R must be free of constants, message words and unmodelled operations.
-      z3::expr Dh = (D + M - M).simplify(som);
+      // The message enters as acc*R + m (Horner after the multiply): D - m must be free of
+      // constants, message words and unmodelled operations. The (acc + m)*R form is correct only
+      // with a settle that adds the last group before multiplying by the lane powers; the emitted
+      // p1305_settle (proved: sum acc_j q_j + h) does not, so a file that has it must use
+      // acc*R + m. Hand-written kernels that settle their own way (tests/verify/samples) may use
+      // either, and then c is 0.
+      z3::expr Dh = D;
       std::string form = "acc*R + m";
-      {
+      if (f.findFunc("p1305_settle") < 0) {
         z3::expr alt = (D + M - M * C[0]).simplify(som);
         std::vector<std::pair<std::string, std::vector<std::string>>> am;
         monomials(alt, am);
@@ -1098,9 +1103,8 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
         for (const auto &[cf, vars] : am)
           if (modp(cf) != "0")
             for (const auto &v : vars) memLeft = memLeft || ev.memDerived.count(v) > 0;
-        z3::expr direct = D;
         std::vector<std::pair<std::string, std::vector<std::string>>> dmm;
-        monomials(direct.simplify(som), dmm);
+        monomials(D.simplify(som), dmm);
         bool memDirect = false;
         for (const auto &[cf, vars] : dmm)
           if (modp(cf) != "0")
@@ -1123,7 +1127,7 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
         z3::expr HIN = c.int_val(0);
         if (!hinHead.empty() && k == 0)
           for (size_t i = 0; i < 3; ++i) HIN = HIN + ev.pow2(radix * (unsigned)i) * hinHead[i].l[j];
-        if (!zeroModP(D - HIN) && !zeroModP(D - HIN * C[0])) {
+        if (!zeroModP(D - HIN)) {
           res.res = Res::FAILED;
           res.cex = sk + "lane " + std::to_string(j) + ": the term carried into the step is not " +
                     (hinHead.empty() ? std::string("0 (the function has no hin0..hin2)")
@@ -1210,6 +1214,26 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
         };
         shown = "form " + form + "; lane 0: R = " + show(C[0]) + "; c = " + show(D);
       }
+    }
+  }
+  // A loop-carried message pointer must move on by exactly the groups the body read.
+  const std::string headSfx = "@head";
+  if (firstBase.size() > headSfx.size() && firstBase.compare(firstBase.size() - headSfx.size(), headSfx.size(), headSfx) == 0) {
+    std::string pn = firstBase.substr(0, firstBase.size() - headSfx.size());
+    for (size_t v = 0; v < f.vars.size(); ++v) {
+      if (f.vars[v].name != pn || f.vars[v].ty.kind != Type::Ptr) continue;
+      if (f.vars[v].loc.line < fn.loc.line || f.vars[v].loc.line > fn.endLoc.line) continue;
+      auto it = ev.slots.find(ev.key((int)v));
+      if (it == ev.slots.end() || it->second.k != PV::Ptr) continue;
+      const PV &pe = it->second;
+      long long want = firstGroup + 128 * (long long)ev.steps.size();
+      if (pe.base != firstBase || !pe.offKnown || pe.off != want) {
+        res.res = Res::FAILED;
+        res.cex = "at the end of the body " + pn + " is " + (pe.base == firstBase && pe.offKnown ? pn + "+" + std::to_string(pe.off) : std::string("not a known offset of its value at the head (" + pe.base + ")")) +
+                  ", not " + pn + "+" + std::to_string(want) + ": the next iteration would not read the next group";
+        return res;
+      }
+      break;
     }
   }
   res.res = Res::OK;
@@ -1489,6 +1513,18 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     for (unsigned j = 1; j < 8; ++j) hp.claim("lane " + std::to_string(j), r.l[j], c.int_val(0), false);
     if (!hp.problem.empty()) return fail(hp.problem);
     res.note = "no wrap: the interval pass bounds every lane sum";
+    return res;
+  }
+  if (n == "p1305_lane0") {
+    res.what = "lane read p1305_lane0: the result is lane 0 of x, exactly";
+    if (!params(1)) return res;
+    HelperProof hp(f, fn, c);
+    hp.seed(0, hp.atoms("x"));
+    if (!hp.run()) return fail(hp.problem);
+    const PV &r = hp.ev.frames.back().ret;
+    if (r.k != PV::Int || r.l.size() != 1) return fail("the result is not a scalar the algebra can follow");
+    hp.claim("result", r.l[0], hp.at("x", 0), false);
+    if (!hp.problem.empty()) return fail(hp.problem);
     return res;
   }
   if (n == "p1305_setup") {
