@@ -520,9 +520,8 @@ class BoundsInterp {
     }
     if (inv.empty() && collect && countMadd(*s.then) > 0 && countIntr(*s.then, "_mm512_loadu_si512") > 0) {
       // A loop that loads message blocks and multiplies is a block-step loop, whatever its trip
-      // count (an unrolled one is exact for bounds, but its algebra would go unchecked).
-      // A loop that multiplies limbs must say what it carries, or its block-step algebra (e)
-      // would silently not be checked (emitted/README.md: one chapoly-invariant per limb).
+      // count: without invariant lines (emitted/README.md: one per limb) it would only be
+      // unrolled for bounds and its algebra (e) would silently go unchecked.
       Obligation &o = obligation("block-step", s.loc, "", "_mm512_madd52lo_epu64");
       if (!selected(o)) o.skipped = true;
       else if (o.res == Res::OK) {

@@ -1093,7 +1093,6 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
       // p1305_settle (proved: sum acc_j q_j + h) does not, so a file that has it must use
       // acc*R + m. Hand-written kernels that settle their own way (tests/verify/samples) may use
       // either, and then c is 0.
-      z3::expr Dh = D;
       std::string form = "acc*R + m";
       if (f.findFunc("p1305_settle") < 0) {
         z3::expr alt = (D + M - M * C[0]).simplify(som);
@@ -1114,7 +1113,6 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
           form = "(acc + m)*R";
         }
       }
-      (void)Dh;
       auto zeroModP = [&](const z3::expr &x) {
         std::vector<std::pair<std::string, std::vector<std::string>>> zm;
         if (!monomials(x.simplify(som), zm)) return false;
