@@ -1417,6 +1417,19 @@ struct HelperProof {
     return it->second;
   }
   z3::expr lane(const PV &v, unsigned j) { return j < v.l.size() ? v.l[j] : c.int_val(0); }
+  // b0[j] + 2^44 b1[j] + 2^88 b2[j] of the seeded atoms named b0, b1, b2.
+  z3::expr V(const std::string &b, unsigned j) {
+    return at(b + "0", j) + ev.pow2(44) * at(b + "1", j) + ev.pow2(88) * at(b + "2", j);
+  }
+  // A 64-bit scalar parameter as one unconstrained atom (a length).
+  PV scalarAtom(const std::string &n) {
+    PV v;
+    v.k = PV::Int;
+    v.bits = 64;
+    v.l.push_back(ev.atom(n));
+    v.b.push_back(Itv{0, ~(u128)0 >> 64});
+    return v;
+  }
   z3::expr value(const PV &l0, const PV &l1, const PV &l2, unsigned j) {
     return lane(l0, j) + ev.pow2(44) * lane(l1, j) + ev.pow2(88) * lane(l2, j);
   }
@@ -1569,14 +1582,11 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     hp.seed(12, hp.vecOf([&](unsigned j) { return twenty * hp.at("q1", j); }));
     hp.seed(13, hp.vecOf([&](unsigned j) { return twenty * hp.at("q2", j); }));
     if (!hp.run()) return fail(hp.problem);
-    auto V = [&](const std::string &b, unsigned j) {
-      return hp.at(b + "0", j) + hp.ev.pow2(44) * hp.at(b + "1", j) + hp.ev.pow2(88) * hp.at(b + "2", j);
-    };
-    z3::expr want = V("hin", 0);
-    for (unsigned j = 0; j < 8; ++j) want = want + V("acc", j) * V("q", j);
+    z3::expr want = hp.V("hin", 0);
+    for (unsigned j = 0; j < 8; ++j) want = want + hp.V("acc", j) * hp.V("q", j);
     hp.claim("lane 0", hp.value(hp.out(0), hp.out(1), hp.out(2), 0), want, true);
     for (unsigned j = 1; j < 8; ++j)
-      hp.claim("lane " + std::to_string(j), hp.value(hp.out(0), hp.out(1), hp.out(2), j), V("hin", j), true);
+      hp.claim("lane " + std::to_string(j), hp.value(hp.out(0), hp.out(1), hp.out(2), j), hp.V("hin", j), true);
     if (!hp.problem.empty()) return fail(hp.problem);
     res.note = "with q lane j = r^(8-j) (key setup) this is the Horner settle of the 8 lanes";
     return res;
@@ -1596,11 +1606,8 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
       hp.seed(10, hp.vecOf([&](unsigned j) { return twenty * hp.at("q1", j); }));
       hp.seed(11, hp.vecOf([&](unsigned j) { return twenty * hp.at("q2", j); }));
       if (!hp.run()) return fail("nblocks = " + std::to_string(nb) + ": " + hp.problem);
-      auto V = [&](const std::string &b, unsigned j) {
-        return hp.at(b + "0", j) + hp.ev.pow2(44) * hp.at(b + "1", j) + hp.ev.pow2(88) * hp.at(b + "2", j);
-      };
       z3::expr want = c.int_val(0);
-      for (unsigned j = 0; j < nb; ++j) want = want + (V("h", j) + V("m", j)) * V("q", j + 8 - nb);
+      for (unsigned j = 0; j < nb; ++j) want = want + (hp.V("h", j) + hp.V("m", j)) * hp.V("q", j + 8 - nb);
       std::string pre = "nblocks = " + std::to_string(nb) + ", ";
       hp.claim(pre + "lane 0", hp.value(hp.out(0), hp.out(1), hp.out(2), 0), want, true);
       for (unsigned j = 1; j < 8; ++j)
@@ -1620,23 +1627,13 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
       hp.seed(i, hp.atoms("h" + std::to_string(i)));
       hp.seed(5 + i, hp.atoms("q" + std::to_string(i)));
     }
-    PV al, ln;
-    al.k = ln.k = PV::Int;
-    al.bits = ln.bits = 64;
-    al.l.push_back(hp.ev.atom("aad_len"));
-    ln.l.push_back(hp.ev.atom("len"));
-    al.b.push_back(Itv{0, ~(u128)0 >> 64});
-    ln.b.push_back(Itv{0, ~(u128)0 >> 64});
-    hp.seed(3, al);
-    hp.seed(4, ln);
+    hp.seed(3, hp.scalarAtom("aad_len"));
+    hp.seed(4, hp.scalarAtom("len"));
     hp.seed(8, hp.vecOf([&](unsigned j) { return twenty * hp.at("q1", j); }));
     hp.seed(9, hp.vecOf([&](unsigned j) { return twenty * hp.at("q2", j); }));
     if (!hp.run()) return fail(hp.problem);
-    auto V = [&](const std::string &b, unsigned j) {
-      return hp.at(b + "0", j) + hp.ev.pow2(44) * hp.at(b + "1", j) + hp.ev.pow2(88) * hp.at(b + "2", j);
-    };
     z3::expr L = hp.ev.atom("aad_len") + hp.ev.pow2(64) * hp.ev.atom("len") + hp.ev.pow2(128);
-    hp.claim("lane 0", hp.value(hp.out(0), hp.out(1), hp.out(2), 0), (V("h", 0) + L) * V("q", 7), true);
+    hp.claim("lane 0", hp.value(hp.out(0), hp.out(1), hp.out(2), 0), (hp.V("h", 0) + L) * hp.V("q", 7), true);
     for (unsigned j = 1; j < 8; ++j)
       for (size_t i = 0; i < 3; ++i)
         hp.claim("lane " + std::to_string(j) + " of h" + std::to_string(i), hp.lane(hp.out(i), j), c.int_val(0), false);
@@ -1667,26 +1664,16 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
         }
         hp.seed(9, hp.scalar(na, 64));
         hp.seed(10, hp.scalar(nc, 64));
-        PV al, ln;
-        al.k = ln.k = PV::Int;
-        al.bits = ln.bits = 64;
-        al.l.push_back(hp.ev.atom("aad_len"));
-        ln.l.push_back(hp.ev.atom("len"));
-        al.b.push_back(Itv{0, ~(u128)0 >> 64});
-        ln.b.push_back(Itv{0, ~(u128)0 >> 64});
-        hp.seed(11, al);
-        hp.seed(12, ln);
+        hp.seed(11, hp.scalarAtom("aad_len"));
+        hp.seed(12, hp.scalarAtom("len"));
         hp.seed(16, hp.vecOf([&](unsigned j) { return twenty * hp.at("q1", j); }));
         hp.seed(17, hp.vecOf([&](unsigned j) { return twenty * hp.at("q2", j); }));
         std::string pre = "na = " + std::to_string(na) + ", nc = " + std::to_string(nc) + ": ";
         if (!hp.run()) return fail(pre + hp.problem);
-        auto V = [&](const std::string &b, unsigned j) {
-          return hp.at(b + "0", j) + hp.ev.pow2(44) * hp.at(b + "1", j) + hp.ev.pow2(88) * hp.at(b + "2", j);
-        };
         unsigned nn = na + nc + 1;
-        z3::expr want = (hp.ev.atom("aad_len") + hp.ev.pow2(64) * hp.ev.atom("len") + hp.ev.pow2(128)) * V("q", 7);
-        for (unsigned j = 0; j < na; ++j) want = want + V("a", j) * V("q", j + 8 - nn);
-        for (unsigned i = 0; i < nc; ++i) want = want + V("c", i) * V("q", na + i + 8 - nn);
+        z3::expr want = (hp.ev.atom("aad_len") + hp.ev.pow2(64) * hp.ev.atom("len") + hp.ev.pow2(128)) * hp.V("q", 7);
+        for (unsigned j = 0; j < na; ++j) want = want + hp.V("a", j) * hp.V("q", j + 8 - nn);
+        for (unsigned i = 0; i < nc; ++i) want = want + hp.V("c", i) * hp.V("q", na + i + 8 - nn);
         hp.claim(pre + "lane 0", hp.value(hp.out(0), hp.out(1), hp.out(2), 0), want, true);
         for (unsigned j = 1; j < 8; ++j)
           for (size_t i = 0; i < 3; ++i)
