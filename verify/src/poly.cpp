@@ -904,6 +904,19 @@ bool monomials(const z3::expr &e, std::vector<std::pair<std::string, std::vector
   return true;
 }
 
+// The first monomial whose coefficient does not vanish: is not 0, or (modp) not a multiple of
+// 2^130-5. nullptr when every coefficient vanishes.
+const std::pair<std::string, std::vector<std::string>> *firstNonzero(
+    z3::context &c, const std::vector<std::pair<std::string, std::vector<std::string>>> &mons, bool modp) {
+  z3::expr P = c.int_val("1361129467683753853853498429727072845819");  // 2^130 - 5
+  for (const auto &m : mons) {
+    if (m.first == "0") continue;
+    if (modp && z3::mod(c.int_val(m.first.c_str()), P).simplify().get_decimal_string(0) == "0") continue;
+    return &m;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &loop,
@@ -1115,10 +1128,7 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
       }
       auto zeroModP = [&](const z3::expr &x) {
         std::vector<std::pair<std::string, std::vector<std::string>>> zm;
-        if (!monomials(x.simplify(som), zm)) return false;
-        for (const auto &[cf, vars] : zm)
-          if (modp(cf) != "0") return false;
-        return true;
+        return monomials(x.simplify(som), zm) && firstNonzero(c, zm, true) == nullptr;
       };
       // The carried-in term is h from before the loop on the first step only.
       {
@@ -1290,7 +1300,6 @@ BlockStepResult proveMulHelper(const File &f, const Function &fn, bool wrap) {
               (ev.errLoc.line ? " (line " + std::to_string(ev.errLoc.line) + ")" : "");
     return res;
   }
-  z3::expr P = ev.pow2(130) - c.int_val(5);
   z3::params som(c);
   som.set("som", true);
   for (unsigned j = 0; j < 8; ++j) {
@@ -1325,11 +1334,8 @@ BlockStepResult proveMulHelper(const File &f, const Function &fn, bool wrap) {
         res.cex = "lane " + std::to_string(j) + ": " + labels[d] + " is not a polynomial the check can read";
         return res;
       }
-      for (const auto &[cf, vars] : mons) {
-        z3::expr coef = c.int_val(cf.c_str());
-        bool zero = wrap ? z3::expr(coef == 0).simplify().is_true()
-                         : z3::mod(coef, P).simplify().get_decimal_string(0) == "0";
-        if (zero) continue;
+      if (const auto *nz = firstNonzero(c, mons, !wrap)) {
+        const auto &[cf, vars] = *nz;
         std::string mono;
         for (const auto &v : vars) {
           auto it = ev.pretty.find(v);
@@ -1446,11 +1452,8 @@ struct HelperProof {
       problem = what + ": not a polynomial the check can read";
       return false;
     }
-    z3::expr P = ev.pow2(130) - c.int_val(5);
-    for (const auto &[cf, vars] : mons) {
-      z3::expr coef = c.int_val(cf.c_str());
-      bool zero = modp ? z3::mod(coef, P).simplify().get_decimal_string(0) == "0" : cf == "0";
-      if (zero) continue;
+    if (const auto *nz = firstNonzero(c, mons, modp)) {
+      const auto &[cf, vars] = *nz;
       std::string mono;
       bool inner = false;
       for (size_t i = 0; i < vars.size();) {  // sorted: equal factors are adjacent, shown as x^k
