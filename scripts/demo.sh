@@ -6,7 +6,8 @@
 #   3. a real file sealed and opened with the `chapoly` CLI, and a 1-bit tamper being rejected;
 #   4. the side-by-side throughput table (`chapoly-bench --quick`).
 # Usage: scripts/demo.sh            (BUILD_DIR=build by default, relative to the project root)
-#        BUILD_DIR=build-debug DEMO_INPUT=/some/file scripts/demo.sh
+#        BUILD_DIR=build-debug DEMO_INPUT=FILE scripts/demo.sh   (input of stage 3; default:
+#        tests/vectors/boringssl_chacha20_poly1305_tests.txt, a file of the repository)
 # Exit status: 0 when every stage that ran passed, 1 otherwise. A stage whose tool is not built
 # is skipped with a message, except the round trip and the bench, which the demo is for.
 set -uo pipefail
@@ -92,12 +93,9 @@ fi
 # ---------------------------------------------------------------------------------------------
 section "3. round trip of a real file through the chapoly CLI"
 CLI=$(find_tool chapoly runtime/tools/chapoly)
-INPUT=${DEMO_INPUT:-}
-if [[ -z $INPUT ]]; then
-  for candidate in /work/shared/vectors/rfc8439.txt /usr/share/common-licenses/GPL-3; do
-    [[ -f $candidate ]] && { INPUT=$candidate; break; }
-  done
-fi
+# The input is a file of the repository (the BoringSSL AEAD vectors, ~68 KB: several blocks,
+# not a multiple of 64 bytes), so the demo reads nothing outside the checkout unless told to.
+INPUT=${DEMO_INPUT:-$ROOT/tests/vectors/boringssl_chacha20_poly1305_tests.txt}
 if [[ -z $CLI ]]; then
   fail "the chapoly CLI is not built under $B (target chapoly-cli)"
 elif [[ -z $INPUT || ! -f $INPUT ]]; then

@@ -1,4 +1,4 @@
-// support/vectors.cpp: hex, JSON and BoringSSL-format readers for the shared vector files.
+// support/vectors.cpp: hex, JSON and BoringSSL-format readers for the vector files (tests/vectors).
 #include "vectors.h"
 
 #include <fstream>
@@ -16,7 +16,7 @@ std::string vector_path(const std::string &name) {
   std::ifstream probe(path);
   if (!probe) {
     ADD_FAILURE() << "missing vector file " << path
-                  << " (configure with -DCHAPOLY_VECTORS_DIR=... if ../shared/vectors is elsewhere)";
+                  << " (the files live in tests/vectors; -DCHAPOLY_VECTORS_DIR=... overrides)";
   }
   return path;
 }

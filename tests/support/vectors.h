@@ -1,4 +1,4 @@
-// support/vectors.h: reading the shared test-vector files (../shared/vectors, see its README.md).
+// support/vectors.h: reading the test-vector files (tests/vectors, see its README.md).
 #ifndef CHAPOLY_TESTS_VECTORS_H
 #define CHAPOLY_TESTS_VECTORS_H
 
