@@ -11,11 +11,14 @@
 #include <openssl/evp.h>
 
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <spawn.h>
 #include <unistd.h>
 #include <sys/wait.h>
 
@@ -53,6 +56,45 @@ std::string display_path(const std::string &p) {
   std::string r = rel.generic_string();
   if (ec || r.empty() || r.rfind("..", 0) == 0) return fs::path(p).filename().string();
   return r;
+}
+
+// Paths recorded into the emitted files (spec path, --out-dir) end up inside // comments: a
+// newline or another control character would end the comment and inject code. Such a path is
+// refused; shown_escaped renders it for the error message without the raw bytes.
+std::string shown_escaped(const std::string &p) {
+  std::string out;
+  for (unsigned char c : p) {
+    if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
+    else out += static_cast<char>(c);
+  }
+  return out;
+}
+bool has_control_char(const std::string &p) {
+  for (unsigned char c : p)
+    if (c < 0x20 || c == 0x7f) return true;
+  return false;
+}
+
+// Runs argv[0] (a path, or a name searched in PATH) with exactly these arguments: no shell, so
+// quotes, spaces or ';' in a path (TMPDIR, --templates, --python, the checkout) are just bytes.
+// Returns the exit status, 128 + signal for a killed child, or -1 (errno set) if it did not start.
+int run_argv(const std::vector<std::string> &args) {
+  std::vector<char *> argv;
+  for (const auto &a : args) argv.push_back(const_cast<char *>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  int err = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ);
+  if (err != 0) {
+    errno = err;
+    return -1;
+  }
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0) {
+    if (errno != EINTR) return -1;
+  }
+  if (WIFEXITED(st)) return WEXITSTATUS(st);
+  if (WIFSIGNALED(st)) return 128 + WTERMSIG(st);
+  return -1;
 }
 
 void print_reference() {
@@ -93,6 +135,15 @@ int main(int argc, char **argv) {
     std::cerr << "chapoly-gen: error: --spec and --out-dir are required\n";
     return 2;
   }
+  for (const auto &[opt, val] : {std::pair<const char *, const std::string &>{"--spec", spec_path},
+                                 {"--out-dir", out_dir}}) {
+    if (has_control_char(val)) {
+      std::cerr << fmt::format("chapoly-gen: error: {} path '{}' contains a control character "
+                               "(it is recorded in the emitted files); rename it\n",
+                               opt, shown_escaped(val));
+      return 2;
+    }
+  }
 
   Spec spec;
   try {
@@ -127,17 +178,23 @@ int main(int argc, char **argv) {
   // Render into a private temporary directory (removed on every exit path); nothing in
   // --out-dir changes until both files rendered.
   std::error_code ec;
-  fs::path tmp = fs::temp_directory_path() / fmt::format("chapoly-gen.{}", getpid());
+  fs::path tmp_root = fs::temp_directory_path(ec);
+  if (ec) {
+    std::cerr << fmt::format("chapoly-gen: error: no temporary directory (TMPDIR): {}\n", ec.message());
+    return 2;
+  }
+  // mkdtemp: a fresh directory only this process owns (a fixed name could be planted).
+  std::string tmpl = (tmp_root / "chapoly-gen.XXXXXX").string();
+  if (mkdtemp(tmpl.data()) == nullptr) {
+    std::cerr << fmt::format("chapoly-gen: error: cannot create a directory in {}: {}\n",
+                             shown_escaped(tmp_root.string()), std::strerror(errno));
+    return 2;
+  }
+  fs::path tmp = tmpl;
   struct Cleanup {
     fs::path p;
     ~Cleanup() { std::error_code e; fs::remove_all(p, e); }
   } cleanup{tmp};
-  fs::remove_all(tmp, ec);
-  fs::create_directories(tmp, ec);
-  if (ec) {
-    std::cerr << fmt::format("chapoly-gen: error: cannot create {}: {}\n", tmp.string(), ec.message());
-    return 2;
-  }
   fs::path ir_file = tmp / "ir.json";
   {
     std::ofstream o(ir_file);
@@ -152,12 +209,17 @@ int main(int argc, char **argv) {
   }
 
   std::string isa_dir = spec.isa == "x86_64-avx512" ? "avx512" : spec.isa;
-  std::string cmd = fmt::format("'{}' '{}/render.py' --ir '{}' --templates '{}/{}' --out-dir '{}'",
-                                python, CHAPOLY_GENERATOR_DIR, ir_file.string(), templates, isa_dir,
-                                tmp.string());
-  int rc = std::system(cmd.c_str());
+  const std::vector<std::string> render = {
+      python, std::string(CHAPOLY_GENERATOR_DIR) + "/render.py", "--ir", ir_file.string(),
+      "--templates", templates + "/" + isa_dir, "--out-dir", tmp.string()};
+  int rc = run_argv(render);
+  int spawn_errno = errno;
   if (rc != 0) {
-    std::cerr << fmt::format("chapoly-gen: internal error: renderer failed ({}); command: {}\n", rc, cmd);
+    std::string shown_cmd;
+    for (const auto &a : render) shown_cmd += (shown_cmd.empty() ? "" : " ") + shown_escaped(a);
+    std::cerr << fmt::format("chapoly-gen: internal error: renderer failed ({}); command: {}\n",
+                             rc < 0 ? std::string(std::strerror(spawn_errno)) : fmt::format("exit status {}", rc),
+                             shown_cmd);
     return 3;
   }
 

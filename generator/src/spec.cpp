@@ -3,8 +3,11 @@
 
 #include <fmt/format.h>
 
-#include <filesystem>
-#include <fstream>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <set>
 #include <sstream>
 #include <toml++/toml.h>
@@ -150,6 +153,41 @@ struct Reader {
   }
 };
 
+// The whole spec file, refusing what is not a regular file of at most kMaxSpecBytes: opened with
+// O_NONBLOCK so that a FIFO does not hang the open, then checked with fstat before any read (a
+// device such as /dev/zero would otherwise be read until memory runs out).
+constexpr off_t kMaxSpecBytes = 1 << 20;
+std::string read_spec_file(const std::string &path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) throw SpecError(path, 1, 1, fmt::format("cannot open spec file: {}", std::strerror(errno)));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    throw SpecError(path, 1, 1, fmt::format("cannot stat spec file: {}", std::strerror(errno)));
+  if (S_ISDIR(st.st_mode)) throw SpecError(path, 1, 1, "is a directory, not a spec file");
+  if (!S_ISREG(st.st_mode))
+    throw SpecError(path, 1, 1, "is not a regular file (a device, FIFO or socket); a spec is a TOML file");
+  if (st.st_size > kMaxSpecBytes)
+    throw SpecError(path, 1, 1, fmt::format("spec file is {} bytes; the limit is {} bytes (1 MiB)",
+                                            static_cast<long long>(st.st_size), static_cast<long long>(kMaxSpecBytes)));
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw SpecError(path, 1, 1, fmt::format("cannot read spec file: {}", std::strerror(errno)));
+    if (n == 0) break;
+    text.append(buf, static_cast<size_t>(n));
+    // The file may grow between fstat and read: the limit holds for what is read too.
+    if (text.size() > static_cast<size_t>(kMaxSpecBytes))
+      throw SpecError(path, 1, 1, "spec file is larger than the limit of 1 MiB");
+  }
+  return text;
+}
+
 bool valid_name(const std::string &s) {
   if (s.empty() || s.size() > 48) return false;
   for (char c : s)
@@ -160,15 +198,10 @@ bool valid_name(const std::string &s) {
 }  // namespace
 
 Spec load_spec(const std::string &path) {
-  std::error_code fec;
-  if (std::filesystem::is_directory(path, fec)) throw SpecError(path, 1, 1, "is a directory, not a spec file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SpecError(path, 1, 1, "cannot open spec file");
-  std::stringstream ss;
-  ss << in.rdbuf();
+  std::string text = read_spec_file(path);
   Spec s;
   s.path = path;
-  s.text = ss.str();
+  s.text = std::move(text);
 
   Reader r{path, {}};
   try {

@@ -66,10 +66,12 @@ struct Spec {
   std::map<std::string, int> line_of;
 };
 
-/// Reads and validates a spec. Throws SpecError (file:line:column, message) for a syntax error,
-/// an unknown key, a missing key, a value of the wrong type or outside its allowed set, or an
-/// impossible representation (limbs*radix < 130, limb widths that do not tile 2^130, lanes not a
-/// power of two, a carry chain that names a missing limb or skips one).
+/// Reads and validates a spec. Throws SpecError (file:line:column, message) for a path that is
+/// not a regular file (directory, device, FIFO, socket: refused before any read, never blocking),
+/// a file over 1 MiB, a syntax error, an unknown key, a missing key, a value of the wrong type or
+/// outside its allowed set, or an impossible representation (limbs*radix < 130, limb widths that
+/// do not tile 2^130, lanes not a power of two, a carry chain that names a missing limb or skips
+/// one).
 Spec load_spec(const std::string &path);
 
 }  // namespace chapoly::gen

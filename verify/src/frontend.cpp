@@ -14,10 +14,13 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/SourceManager.h>
+#include <clang/Driver/Options.h>
 #include <clang/Frontend/ASTUnit.h>
 #include <clang/Lex/Lexer.h>
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/Option/ArgList.h>
+#include <llvm/Option/OptTable.h>
 
 #include <fstream>
 #include <sstream>
@@ -610,6 +613,30 @@ bool parseKernelFile(const std::string &path, const std::vector<std::string> &fl
   Lowerer L(ctx, out, errs);
   L.run(ctx.getTranslationUnitDecl());
   return errs.empty();
+}
+
+std::vector<std::string> checkCompileFlags(const std::vector<std::string> &flags) {
+  namespace opts = clang::driver::options;
+  // The option kinds the plain (not clang-cl, not DXC, not Flang) driver does not accept.
+  const unsigned exclude = opts::NoDriverOption | opts::CLOption | opts::DXCOption |
+                           opts::CLDXCOption | opts::FlangOnlyOption;
+  std::vector<const char *> argv;
+  for (const auto &f : flags) argv.push_back(f.c_str());
+  unsigned missingIndex = 0, missingCount = 0;
+  const llvm::opt::OptTable &table = clang::driver::getDriverOptTable();
+  llvm::opt::InputArgList args = table.ParseArgs(argv, missingIndex, missingCount, 0, exclude);
+  std::vector<std::string> problems;
+  if (missingCount != 0)
+    problems.push_back("compile flag '" + std::string(args.getArgString(missingIndex)) +
+                       "' is missing its value");
+  for (const llvm::opt::Arg *a : args.filtered(opts::OPT_UNKNOWN)) {
+    std::string spelled = a->getAsString(args), nearest;
+    std::string msg = "unknown compile flag '" + spelled + "'";
+    if (table.findNearest(spelled, nearest, 0, exclude, 4, 1) <= 1)
+      msg += " (did you mean '" + nearest + "'?)";
+    problems.push_back(msg);
+  }
+  return problems;
 }
 
 }  // namespace cv

@@ -133,6 +133,12 @@ struct FrontendError {
 bool parseKernelFile(const std::string &path, const std::vector<std::string> &flags, File &out,
                      std::vector<FrontendError> &errs);
 
+// Checks the compile flags the way the Clang driver reads them: returns one message per argument
+// the driver does not know ("unknown argument '-fbogus-flag'", with the nearest known spelling
+// when there is one) or per option missing its value. The driver only prints those and carries
+// on, so without this check a mistyped flag would be ignored and the proof reported as made.
+std::vector<std::string> checkCompileFlags(const std::vector<std::string> &flags);
+
 std::string hex(u128 v);
 
 }  // namespace cv

@@ -8,10 +8,13 @@
 // something the verifier cannot prove), 2 usage or parse errors.
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <sys/stat.h>
 
 #include "bounds.h"
 #include "intrinsics.h"
@@ -83,6 +86,31 @@ int main(int argc, char **argv) {
     return 2;
   }
   if (!stampPath.empty()) std::remove(stampPath.c_str());
+  // Usage errors end the run (exit 2, no stamp) before anything is parsed: flags the compiler
+  // does not know, and inputs that are not regular files (a FIFO would hang the parser,
+  // /dev/zero fill memory) or are larger than any kernel.
+  if (auto bad = cv::checkCompileFlags(flags); !bad.empty()) {
+    for (const auto &m : bad) std::cerr << "chapoly-verify: error: " << m << "\n";
+    return 2;
+  }
+  for (const auto &path : files) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+      std::cerr << path << ": error: cannot read the file: " << std::strerror(errno) << "\n";
+      return 2;
+    }
+    if (!S_ISREG(st.st_mode)) {
+      std::cerr << path << ": error: " << (S_ISDIR(st.st_mode) ? "is a directory" : "is not a regular file")
+                << "; chapoly-verify reads emitted kernel sources (.cpp)\n";
+      return 2;
+    }
+    constexpr off_t kMaxSource = 64 << 20;
+    if (st.st_size > kMaxSource) {
+      std::cerr << path << ": error: " << st.st_size << " bytes is larger than any kernel source (limit "
+                << kMaxSource << ")\n";
+      return 2;
+    }
+  }
 
   auto t0 = std::chrono::steady_clock::now();
   cv::Prover prover(timeoutMs);

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# check_hostile.sh GEN SPEC TEMPLATES PYTHON CASE: chapoly-gen given a hostile path or spec file
+# (issue 10, item 9). Paths with quotes, ';' and '$(...)' are only bytes (the renderer is run with
+# an argument vector, no shell): the run succeeds, writes what a plain run writes and runs nothing
+# (no PWNED file appears). A path with a control character (it would be recorded raw into the
+# emitted // comments) and a spec that is not a regular file of at most 1 MiB are refused with
+# exit status 2, a clear message, nothing written, and no hang (every run is under `timeout`).
+set -u
+gen=$1; spec=$(realpath "$2"); templates=$(realpath "$3"); python=$4; case=$5
+S=$(mktemp -d); R=$(mktemp -d)
+trap 'rm -rf "$S" "$R"' EXIT
+cp "$spec" "$S/spec.toml"; cp "$spec" "$R/spec.toml"
+fail() { echo "FAIL $case: $*"; exit 1; }
+
+# run [ENV=VALUE...] -- ARGS: runs the generator from $S; sets rc, out (stdout+stderr) and
+# before (what $S held before the run).
+run() {
+  local envs=()
+  while [[ $1 != -- ]]; do envs+=("$1"); shift; done; shift
+  before=$(ls -A "$S")
+  out=$(cd "$S" && env "${envs[@]}" timeout 60 "$gen" "$@" 2>&1); rc=$?
+  [[ $rc -eq 124 ]] && fail "chapoly-gen hung (killed after 60 s): $*"
+  printf '%s\n' "$out"
+}
+no_pwned() {
+  local found
+  found=$(find "$S" "$R" -name 'PWNED*' -print 2>/dev/null)
+  [[ -z $found && ! -e PWNED ]] || fail "a shell command ran: $found"
+}
+# same_as_plain DIR: DIR (relative to $S) holds what a plain run writes from $R with the same names.
+same_as_plain() {
+  (cd "$R" && "$gen" --spec spec.toml --out-dir "$1" >/dev/null) || fail "the plain run failed"
+  diff -r "$R/$1" "$S/$1" >/dev/null || fail "output differs from a plain run's"
+}
+want_ok() { [[ $rc -eq 0 ]] || fail "exit status $rc, want 0: $out"; }
+# want_refused FRAGMENT [LOC]: exit 2, the message names FRAGMENT (and starts with LOC), no output.
+want_refused() {
+  [[ $rc -eq 2 ]] || fail "exit status $rc, want 2: $out"
+  grep -qF -- "$1" <<<"$out" || fail "want a message containing '$1', got: $out"
+  if [[ $# -ge 2 ]]; then grep -qF -- "$2: error: " <<<"$out" || fail "want '$2: error: ', got: $out"; fi
+  [[ $(ls -A "$S") == "$before" ]] || fail "something was written: $(ls -A "$S")"
+}
+
+case $case in
+  tmpdir_quote)  # the issue's reproducer: TMPDIR="x';touch PWNED;'" (an existing directory)
+    mkdir "$S/x';touch PWNED;'"
+    run "TMPDIR=x';touch PWNED;'" -- --spec spec.toml --out-dir out; want_ok; no_pwned
+    rmdir "$S/x';touch PWNED;'" || fail "the temporary directory was left behind"
+    same_as_plain out ;;
+  tmpdir_missing_quote)  # a TMPDIR that does not exist: refused, nothing run
+    run "TMPDIR=$S/nope';touch PWNED;'" -- --spec spec.toml --out-dir out
+    want_refused "temporary directory"; no_pwned ;;
+  templates_quote)
+    cp -r "$templates" "$S/t'\$(touch PWNED);'"
+    run -- --spec spec.toml --out-dir out --templates "$S/t'\$(touch PWNED);'"; want_ok; no_pwned
+    same_as_plain out ;;
+  python_quote)
+    ln -s "$(command -v "$python")" "$S/py';touch PWNED;'"
+    run -- --spec spec.toml --out-dir out --python "$S/py';touch PWNED;'"; want_ok; no_pwned
+    same_as_plain out ;;
+  outdir_quote)
+    d="o'\$(touch PWNED)'\"q;touch PWNED"
+    run -- --spec spec.toml --out-dir "$d"; want_ok; no_pwned
+    [[ -s $S/$d/chapoly_avx512_ifma_fused.cpp && -s $S/$d/chapoly_avx512_ifma_fused.h ]] ||
+      fail "the kernels were not written to the quoted --out-dir" ;;
+  outdir_newline)  # would put '#error injected' on a line of its own in the emitted files
+    run -- --spec spec.toml --out-dir "out"$'\n''#error injected'
+    want_refused "--out-dir path 'out\\x0a#error injected' contains a control character" ;;
+  outdir_control)
+    run -- --spec spec.toml --out-dir "out"$'\x1b''[2K'; want_refused "contains a control character" ;;
+  spec_newline)
+    cp "$spec" "$S/spec"$'\n''#error injected.toml'
+    run -- --spec "spec"$'\n''#error injected.toml' --out-dir out
+    want_refused "--spec path 'spec\\x0a#error injected.toml' contains a control character" ;;
+  spec_dev_zero)
+    run -- --spec /dev/zero --out-dir out; want_refused "is not a regular file" "/dev/zero:1:1" ;;
+  spec_fifo)  # no writer: a blocking open would hang
+    mkfifo "$S/fifo.toml"
+    run -- --spec fifo.toml --out-dir out; want_refused "is not a regular file" "fifo.toml:1:1" ;;
+  spec_directory)
+    mkdir "$S/dir.toml"
+    run -- --spec dir.toml --out-dir out; want_refused "is a directory" "dir.toml:1:1" ;;
+  spec_oversized)  # a valid spec padded with comments past 1 MiB
+    { cat "$spec"; head -c 1100000 /dev/zero | tr '\0' '#' | fold -w 100; echo; } >"$S/big.toml"
+    run -- --spec big.toml --out-dir out; want_refused "the limit is 1048576 bytes" "big.toml:1:1" ;;
+  spec_missing)
+    run -- --spec missing.toml --out-dir out; want_refused "cannot open spec file" "missing.toml:1:1" ;;
+  *) fail "unknown case" ;;
+esac
+echo "ok   $case"
