@@ -77,6 +77,22 @@ const std::vector<SpecKey> &spec_keys() {
 
 namespace {
 
+// What a TOML value is, for messages ("an integer", "an array", ...).
+std::string type_name(const toml::node &n) {
+  switch (n.type()) {
+    case toml::node_type::table: return "a table";
+    case toml::node_type::array: return "an array";
+    case toml::node_type::string: return "a string";
+    case toml::node_type::integer: return "an integer";
+    case toml::node_type::floating_point: return "a float";
+    case toml::node_type::boolean: return "a boolean";
+    case toml::node_type::date: return "a date";
+    case toml::node_type::time: return "a time";
+    case toml::node_type::date_time: return "a date-time";
+    default: return "a value";
+  }
+}
+
 struct Reader {
   std::string file;
   toml::table root;
@@ -144,6 +160,9 @@ struct Reader {
       }
       if (is_table_prefix && value.is_table()) {
         reject_unknown(*value.as_table(), dotted);
+      } else if (is_table_prefix) {
+        fail(value.source().begin.line ? value.source() : key.source(),
+             fmt::format("'{}' must be a table ([{}]), not {}", dotted, dotted, type_name(value)));
       } else if (!known) {
         fail(key.source(), fmt::format("unknown key '{}' (see docs/spec.md for the keys of format v1)", dotted));
       } else if (is_table_prefix || (known && value.is_table())) {
@@ -271,6 +290,10 @@ Spec load_spec(const std::string &path) {
   check(limbs * radix >= 130, "poly1305.limbs",
         fmt::format("impossible representation: limbs * radix_bits = {} * {} = {} < 130 bits",
                     limbs, radix, limbs * radix));
+  check((limbs - 1) * radix < 130, "poly1305.limbs",
+        fmt::format("impossible representation: the limbs below the top one already hold "
+                    "(limbs - 1) * radix_bits = {} * {} = {} >= 130 bits, leaving the top limb none",
+                    limbs - 1, radix, (limbs - 1) * radix));
   auto lb = r.integers("poly1305.limb_bits");
   check(static_cast<int64_t>(lb.size()) == limbs, "poly1305.limb_bits",
         fmt::format("'poly1305.limb_bits' has {} entries but 'poly1305.limbs' = {}", lb.size(), limbs));

@@ -69,9 +69,9 @@ struct Spec {
 /// Reads and validates a spec. Throws SpecError (file:line:column, message) for a path that is
 /// not a regular file (directory, device, FIFO, socket: refused before any read, never blocking),
 /// a file over 1 MiB, a syntax error, an unknown key, a missing key, a value of the wrong type or
-/// outside its allowed set, or an impossible representation (limbs*radix < 130, limb widths that
-/// do not tile 2^130, lanes not a power of two, a carry chain that names a missing limb or skips
-/// one).
+/// outside its allowed set, or an impossible representation (limbs*radix < 130, a top limb left
+/// with no bits, limb widths that do not tile 2^130, lanes not a power of two, a carry chain that
+/// names a missing limb or skips one).
 Spec load_spec(const std::string &path);
 
 }  // namespace chapoly::gen
