@@ -109,7 +109,10 @@ TEST_P(Differential, UnalignedBuffers) {
 // CHAPOLY_ERR_AUTH and leaves all `len` bytes of the output zero (out of place and in place).
 TEST_P(Differential, TamperedInputsAreRejectedAndOutputZeroed) {
   Rng rng(0x5eed0005);
-  const size_t cases[][2] = {{0, 0}, {0, 17}, {1, 0}, {17, 13}, {64, 64}, {255, 1}, {1025, 16}};
+  // Short messages, plus each side of the short-kernel cutoffs (192, 448 bytes: the one-pass
+  // kernel at its longest, the bulk kernel at its shortest) so every open path is tampered with.
+  const size_t cases[][2] = {{0, 0},    {0, 17},  {1, 0},    {17, 13},  {64, 64}, {192, 0},
+                             {193, 3},  {255, 1}, {448, 16}, {449, 0},  {1025, 16}};
   for (const auto &c : cases) {
     const size_t len = c[0], aad_len = c[1];
     uint8_t key[32], nonce[12], tag[16];
@@ -197,6 +200,33 @@ TEST_P(Differential, TooLongIsRejectedBeforeTouching) {
   EXPECT_EQ(seal_with(b(), buf, tag, buf, SIZE_MAX, nullptr, 0, nonce, key), CHAPOLY_ERR_TOO_LONG);
   EXPECT_TRUE(std::all_of(buf, buf + sizeof buf, [](uint8_t x) { return x == 0x5a; }));
   EXPECT_TRUE(std::all_of(tag, tag + sizeof tag, [](uint8_t x) { return x == 0x33; }));
+}
+
+// The same with every buffer (text, tag, AAD, nonce, key) inside a PROT_NONE page: any read or
+// write before the length check faults, with or without AddressSanitizer. Lengths from just
+// above the limit to SIZE_MAX, in place and not, seal and open.
+TEST_P(Differential, TooLongTouchesNoBufferEvenUnreadable) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  auto *p = static_cast<uint8_t *>(
+      mmap(nullptr, page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(p, MAP_FAILED);
+  uint8_t *key = p, *nonce = p + 32, *tag = p + 64, *aad = p + 128, *text = p + 256,
+          *other = p + 1024;
+  const uint64_t lens[] = {CHAPOLY_MAX_LEN + 1, uint64_t{1} << 38, uint64_t{1} << 39,
+                           uint64_t{1} << 63, UINT64_MAX};
+  for (uint64_t l : lens) {
+    if (l > SIZE_MAX) continue;
+    const auto len = static_cast<size_t>(l);
+    EXPECT_EQ(seal_with(b(), text, tag, text, len, aad, 16, nonce, key), CHAPOLY_ERR_TOO_LONG)
+        << "len=" << len;
+    EXPECT_EQ(seal_with(b(), other, tag, text, len, aad, 16, nonce, key), CHAPOLY_ERR_TOO_LONG)
+        << "len=" << len;
+    EXPECT_EQ(open_with(b(), text, text, len, tag, aad, 16, nonce, key), CHAPOLY_ERR_TOO_LONG)
+        << "len=" << len;
+    EXPECT_EQ(open_with(b(), other, text, len, tag, aad, 16, nonce, key), CHAPOLY_ERR_TOO_LONG)
+        << "len=" << len;
+  }
+  munmap(p, page);
 }
 
 TEST_P(Differential, ArgumentErrorsTouchNothing) {
