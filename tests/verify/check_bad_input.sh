@@ -30,6 +30,12 @@ case $case in
     out=$(timeout 300 "$verifier" --quiet --stamp "$W/proof.stamp" "$sample" -- "${flags[@]}" 2>&1)
     rc=$?
     [[ $rc -eq 0 && -s $W/proof.stamp ]] || fail "exit status $rc, stamp: $(ls "$W"): $out" ;;
+  no_input)  # only options: a usage error, and a stale stamp from an earlier run is removed
+    echo stale >"$W/proof.stamp"
+    out=$(timeout 120 "$verifier" --quiet --stamp "$W/proof.stamp" -- "${flags[@]}" 2>&1); rc=$?
+    [[ $rc -eq 2 ]] || fail "exit status $rc, want 2: $out"
+    grep -qF "error: no input files" <<<"$out" || fail "want 'error: no input files', got: $out"
+    [[ ! -e $W/proof.stamp ]] || fail "the stale stamp was kept" ;;
   unknown_flag)  # the driver only warns about it; before the fix: exit 0 and a stamp
     expect 2 "unknown compile flag '-fbogus-flag'" "$sample" -fbogus-flag ;;
   misspelt_flag)

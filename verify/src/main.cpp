@@ -80,12 +80,13 @@ int main(int argc, char **argv) {
                 << in.semantics << "\n    side:  " << in.side << "\n";
     return 0;
   }
+  // From here on every failure leaves no stamp: a stale one would pass the gate.
+  if (!stampPath.empty()) std::remove(stampPath.c_str());
   if (files.empty()) {
     std::cerr << "chapoly-verify: error: no input files (usage: chapoly-verify [options] FILE.cpp... -- "
                  "<compile flags>)\n";
     return 2;
   }
-  if (!stampPath.empty()) std::remove(stampPath.c_str());
   // Usage errors end the run (exit 2, no stamp) before anything is parsed: flags the compiler
   // does not know, and inputs that are not regular files (a FIFO would hang the parser,
   // /dev/zero fill memory) or are larger than any kernel.
