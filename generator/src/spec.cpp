@@ -207,6 +207,52 @@ std::string read_spec_file(const std::string &path) {
   return text;
 }
 
+// toml++ builds a dotted key (a.b.c... = 1, [a.b.c...]) one nested table per part, recursively
+// and without a limit: some 50 000 parts, well under the 1 MiB size limit, overflow the stack.
+// Spec keys have two parts at most, and outside strings and comments a '.' occurs only in keys
+// and in float or time values, so a line with more than kMaxDots of them is refused before
+// parsing, at the first dot over the limit. The scan skips "...", '...', """...""", '''...'''
+// strings and # comments; a malformed file it misreads is still refused by the parser.
+constexpr int kMaxDots = 16;
+void check_key_depth(const std::string &text, const std::string &path) {
+  int line = 1, col = 0, dots = 0;
+  size_t i = 0;
+  auto starts = [&](const char *tok) { return text.compare(i, std::strlen(tok), tok) == 0; };
+  // Skips the rest of a string opened by `quote` (one or three characters), counting lines.
+  auto skip_string = [&](char quote, bool multi) {
+    while (i < text.size()) {
+      char c = text[i];
+      if (c == '\n') {
+        if (!multi) return;  // an unterminated one-line string: the parser reports it
+        ++line, col = 0, ++i;
+      } else if (c == '\\' && quote == '"') {  // an escape; "\<newline>" continues the line
+        bool nl = i + 1 < text.size() && text[i + 1] == '\n';
+        i += 2;
+        nl ? (++line, col = 0) : (col += 2);
+      } else if (c == quote && (!multi || (i + 2 < text.size() && text[i + 1] == quote &&
+                                           text[i + 2] == quote))) {
+        i += multi ? 3 : 1, col += multi ? 3 : 1;
+        return;
+      } else {
+        ++i, ++col;
+      }
+    }
+  };
+  while (i < text.size()) {
+    char c = text[i];
+    if (c == '\n') { ++line; col = 0; dots = 0; ++i; continue; }
+    if (c == '#') { while (i < text.size() && text[i] != '\n') ++i; continue; }
+    if (starts("\"\"\"") || starts("\'\'\'")) { i += 3; col += 3; skip_string(c, true); continue; }
+    if (c == '"' || c == '\'') { ++i; ++col; skip_string(c, false); continue; }
+    ++col;
+    if (c == '.' && ++dots > kMaxDots)
+      throw SpecError(path, line, col,
+                      fmt::format("more than {} '.' outside strings on one line: a spec key has "
+                                  "at most two parts (table.key)", kMaxDots));
+    ++i;
+  }
+}
+
 bool valid_name(const std::string &s) {
   if (s.empty() || s.size() > 48) return false;
   for (char c : s)
@@ -222,6 +268,7 @@ Spec load_spec(const std::string &path) {
   s.path = path;
   s.text = std::move(text);
 
+  check_key_depth(s.text, path);
   Reader r{path, {}};
   try {
     r.root = toml::parse(s.text, path);

@@ -83,6 +83,9 @@ case $case in
   spec_oversized)  # a valid spec padded with comments past 1 MiB
     { cat "$spec"; head -c 1100000 /dev/zero | tr '\0' '#' | fold -w 100; echo; } >"$S/big.toml"
     run -- --spec big.toml --out-dir out; want_refused "the limit is 1048576 bytes" "big.toml:1:1" ;;
+  spec_deep_dotted_key)  # 100 000 key parts (200 KB): toml++ recursed once per part and crashed
+    { printf 'version = 1\n'; head -c 100000 /dev/zero | tr '\0' 'x' | sed 's/x/x./g'; echo 'x = 1'; } >"$S/deep.toml"
+    run -- --spec deep.toml --out-dir out; want_refused "more than 16 '.' outside strings" "deep.toml:2:34" ;;
   spec_missing)
     run -- --spec missing.toml --out-dir out; want_refused "cannot open spec file" "missing.toml:1:1" ;;
   *) fail "unknown case" ;;
