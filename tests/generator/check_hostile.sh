@@ -54,8 +54,9 @@ case $case in
     cp -r "$templates" "$S/t'\$(touch PWNED);'"
     run -- --spec spec.toml --out-dir out --templates "$S/t'\$(touch PWNED);'"; want_ok; no_pwned
     same_as_plain out ;;
-  python_quote)
-    ln -s "$(command -v "$python")" "$S/py';touch PWNED;'"
+  python_quote)  # a wrapper (not a symlink: a venv's interpreter must keep its own path)
+    printf '#!/bin/sh\nexec "%s" "$@"\n' "$python" >"$S/py';touch PWNED;'"
+    chmod +x "$S/py';touch PWNED;'"
     run -- --spec spec.toml --out-dir out --python "$S/py';touch PWNED;'"; want_ok; no_pwned
     same_as_plain out ;;
   outdir_quote)
