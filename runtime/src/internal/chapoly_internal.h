@@ -62,8 +62,23 @@ struct Backend {
 
 // The portable reference (always built).
 const Backend &portable_backend();
-// The shipped AVX-512 IFMA kernels, or nullptr when this build has none.
+// linked_backends returns every backend this library links, in dispatch order (the kernel
+// registry's order, fastest first; emitted/CMakeLists.txt), the portable reference last, and
+// sets `count` to their number. Generated: runtime/src/backends.cpp.in.
+const Backend *const *linked_backends(size_t &count);
+// linked_backend returns the linked backend called `name` (usable here or not), or nullptr.
+const Backend *linked_backend(const char *name);
+// The shipped AVX-512 IFMA kernels (linked_backend("avx512")), or nullptr when this build has none.
 const Backend *avx512_backend();
+
+// MISSING and SCRUB functions the registry names (emitted/CMakeLists.txt):
+// no_missing_feature always returns nullptr (kernels in plain C++ for any 64-bit CPU).
+const char *no_missing_feature();
+// scrub_after_gpr_kernel zeroes xmm0-15 and burns the stack below the caller.
+void scrub_after_gpr_kernel();
+// scrub_after_avx512 zeroes zmm0-31 and burns the stack; only after an AVX-512 kernel ran.
+// Defined only in builds with the avx512 backend.
+void scrub_after_avx512();
 
 // Checked AEAD on a given backend: exactly what chapoly_seal / chapoly_open do once the backend
 // is known (argument, length and overlap checks; constant-time tag check; zeroing on failure;
