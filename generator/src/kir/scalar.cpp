@@ -185,32 +185,34 @@ Expr hi(Expr a) { return op("hi64", {std::move(a)}); }
 Expr add64(Expr a, Expr b) { return op("add64", {std::move(a), std::move(b)}); }
 
 // One Poly1305 block: h = (h + m + pad * 2^128) * r (mod 2^130 - 5), partially reduced.
+// Every intermediate is a fresh value (no 128-bit temporary is reassigned): GCC 12 keeps the
+// halves of such values in registers, where a reused one is spilled (measured: 1.14 against
+// 1.41 cycles per byte of Poly1305 on Zen 4).
 std::vector<Stmt> block_step(const Mul64 &d) {
   std::vector<Stmt> b;
-  b.push_back(comment("h += m + pad * 2^128 (carries rippled through 128-bit sums)."));
-  b.push_back(decl(kU128, "t", add128(w128(v("h0")), v("m0"))));
-  b.push_back(assign(v("h0"), lo(v("t"))));
-  b.push_back(assign(v("t"), add128(add128(w128(v("h1")), v("m1")), hi(v("t")))));
-  b.push_back(assign(v("h1"), lo(v("t"))));
-  b.push_back(assign(v("h2"), add64(add64(v("h2"), v("pad")), hi(v("t")))));
-  b.push_back(comment("d = h * r: the 2^128 * r1 terms fold in as s1 = 5/4 * r1 (h2 is small, so h2 * r0 fits 64 bits)."));
-  b.push_back(decl(kU128, "d0", add128(mul(v("h0"), v("r0")), mul(v("h1"), v("s1")))));
-  b.push_back(decl(kU128, "d1", add128(add128(mul(v("h0"), v("r1")), mul(v("h1"), v("r0"))), mul(v("h2"), v("s1")))));
-  b.push_back(decl(kU64, "d2", op("mul64", {v("h2"), v("r0")})));
-  b.push_back(comment("Carries: d1 += d0 >> 64, d2 += d1 >> 64."));
-  b.push_back(assign(v("d1"), add128(v("d1"), hi(v("d0")))));
-  b.push_back(assign(v("h0"), lo(v("d0"))));
-  b.push_back(assign(v("d2"), add64(v("d2"), hi(v("d1")))));
-  b.push_back(assign(v("h1"), lo(v("d1"))));
-  b.push_back(comment(fmt::format("2^130 = 5 (mod p): the bits of d2 above bit 1 wrap around times 5,\n"
-                                  "c = (d2 >> 2) + (d2 & 0x{:x}) = 5 * (d2 >> 2).", d.wrap_mask)));
-  b.push_back(decl(kU64, "c", add64(op("shr64", {v("d2")}, 2), op("and64", {v("d2"), u64(d.wrap_mask)}))));
-  b.push_back(assign(v("h2"), op("and64", {v("d2"), u64(3)})));
-  b.push_back(assign(v("t"), add128(w128(v("h0")), v("c"))));
-  b.push_back(assign(v("h0"), lo(v("t"))));
-  b.push_back(assign(v("t"), add128(w128(v("h1")), hi(v("t")))));
-  b.push_back(assign(v("h1"), lo(v("t"))));
-  b.push_back(assign(v("h2"), add64(v("h2"), hi(v("t")))));
+  b.push_back(comment("a = h + m + pad * 2^128 (carries rippled through 128-bit sums)."));
+  b.push_back(decl(kU128, "t0", add128(w128(v("h0")), v("m0"))));
+  b.push_back(decl(kU64, "a0", lo(v("t0"))));
+  b.push_back(decl(kU128, "t1", add128(add128(w128(v("h1")), v("m1")), hi(v("t0")))));
+  b.push_back(decl(kU64, "a1", lo(v("t1"))));
+  b.push_back(decl(kU64, "a2", add64(add64(v("h2"), v("pad")), hi(v("t1")))));
+  b.push_back(comment("d = a * r: the 2^128 * r1 terms fold in as s1 = 5/4 * r1; a2 is small, so a2 * s1 and\n"
+                      "a2 * r0 fit 64 bits (one 64-bit multiply each instead of a 128-bit one)."));
+  b.push_back(decl(kU128, "d0", add128(mul(v("a0"), v("r0")), mul(v("a1"), v("s1")))));
+  b.push_back(decl(kU128, "d1", add128(add128(mul(v("a0"), v("r1")), mul(v("a1"), v("r0"))),
+                                       op("mul64", {v("a2"), v("s1")}))));
+  b.push_back(decl(kU64, "d2", op("mul64", {v("a2"), v("r0")})));
+  b.push_back(comment("Carries: e1 = d1 + (d0 >> 64), e2 = d2 + (e1 >> 64)."));
+  b.push_back(decl(kU128, "e1", add128(v("d1"), hi(v("d0")))));
+  b.push_back(decl(kU64, "e2", add64(v("d2"), hi(v("e1")))));
+  b.push_back(comment(fmt::format("2^130 = 5 (mod p): the bits of e2 above bit 1 wrap around times 5,\n"
+                                  "c = (e2 >> 2) + (e2 & 0x{:x}) = 5 * (e2 >> 2).", d.wrap_mask)));
+  b.push_back(decl(kU64, "c", add64(op("shr64", {v("e2")}, 2), op("and64", {v("e2"), u64(d.wrap_mask)}))));
+  b.push_back(decl(kU128, "t2", add128(w128(lo(v("d0"))), v("c"))));
+  b.push_back(assign(v("h0"), lo(v("t2"))));
+  b.push_back(decl(kU128, "t3", add128(w128(lo(v("e1"))), hi(v("t2")))));
+  b.push_back(assign(v("h1"), lo(v("t3"))));
+  b.push_back(assign(v("h2"), add64(op("and64", {v("e2"), u64(3)}), hi(v("t3")))));
   return b;
 }
 
