@@ -4,7 +4,7 @@
  * usage: chapoly-env-check EXPECTED
  *   EXPECTED is the name chapoly_backend() must return on first use, "NAME-if-usable"
  *   ("NAME" when this library has it and this CPU runs it, else "none") or "best" (the first
- *   of avx512, scalar, portable, the registry order, that this library and CPU run). Seal must succeed unless the answer is
+ *   of avx512, avx2, scalar, portable, the registry order, that this library and CPU run). Seal must succeed unless the answer is
  *   "none", in which case it must return CHAPOLY_ERR_UNSUPPORTED. Exit status 0 on success. */
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +20,7 @@ int main(int argc, char **argv) {
   uint8_t key[32] = {0}, nonce[12] = {0}, tag[16], msg[5] = {'h', 'e', 'l', 'l', 'o'}, ct[5];
   int seal_rc = chapoly_seal(ct, tag, msg, sizeof msg, NULL, 0, nonce, key);
   const char *want = argv[1];
-  static const char *const order[] = {"avx512", "scalar", "portable"}; /* registry order */
+  static const char *const order[] = {"avx512", "avx2", "scalar", "portable"}; /* registry order */
   size_t wl = strlen(want);
   char name[32];
   if (wl > 10 && wl - 10 < sizeof name && strcmp(want + wl - 10, "-if-usable") == 0) {

@@ -20,7 +20,7 @@ using chapoly::internal::hide_cpu_features_for_testing;
 using chapoly::internal::reset_backend_for_testing;
 
 // The backend "auto" must pick on this machine: the first usable linked backend in registry
-// order (avx512, scalar, when linked), else portable. `skip` names one to treat as unusable.
+// order (avx512, avx2, scalar, when linked), else portable. `skip` names one to treat as unusable.
 std::string expected_auto(const char *skip = nullptr) {
   size_t n = 0;
   const Backend *const *all = chapoly::internal::linked_backends(n);

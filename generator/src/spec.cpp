@@ -20,22 +20,25 @@ const std::vector<SpecKey> &spec_keys() {
        "\"avx512_ifma_fused\"", "all"},
       {"rationale", "string", "-", "any text",
        "Why this schedule: copied into the emitted header as the design note.", "\"\"\"...\"\"\"", "all"},
-      {"target.isa", "string", "-", "\"x86_64-avx512\" or \"scalar\"",
+      {"target.isa", "string", "-", "\"x86_64-avx512\", \"x86_64-avx2\" or \"scalar\"",
        "Instruction set the kernels are written for. \"x86_64-avx512\" renders through the "
        "template set generator/templates/avx512; \"scalar\" builds the whole kernel as structured "
        "IR (generator/src/kir) and spells it through generator/targets/scalar/target.toml: plain "
-       "C++ on uint32_t/uint64_t/unsigned __int128, no intrinsics, for any 64-bit CPU. Keys marked "
-       "with one target below are required for that target and rejected for the other.",
+       "C++ on uint32_t/uint64_t/unsigned __int128, no intrinsics, for any 64-bit CPU; "
+       "\"x86_64-avx2\" is the same IR with ChaCha20 word-sliced in ymm registers "
+       "(generator/targets/avx2/target.toml). Keys marked with targets below are required for "
+       "those targets and rejected for the others.",
        "\"x86_64-avx512\"", "all"},
       {"target.features", "array of strings", "-",
-       "x86_64-avx512: must include avx512f, avx512vl, avx512bw, avx512ifma, bmi2; scalar: empty",
+       "x86_64-avx512: must include avx512f, avx512vl, avx512bw, avx512ifma, bmi2; x86_64-avx2: "
+       "avx2, bmi2; scalar: empty",
        "CPU features the kernels need; the runtime dispatches on them and the build compiles the "
        "emitted file with the matching -m flags.", "[\"avx512f\", \"avx512vl\", \"avx512bw\", \"avx512ifma\", \"bmi2\"]", "all"},
-      {"chacha20.bulk_blocks", "integer", "blocks of 64 bytes", "8 or 16",
+      {"chacha20.bulk_blocks", "integer", "blocks of 64 bytes", "8 or 16 (x86_64-avx2: 8)",
        "Blocks per fused-loop iteration, word-sliced: word j of every block in one register "
        "(16: zmm, 1 KiB per iteration; 8: ymm, 512 bytes). Equivalent scalar loop: "
        "for (i = 0; i + 64*B <= len; i += 64*B) for (b = 0; b < B; ++b) block(ctr + i/64 + b).",
-       "16", "x86_64-avx512"},
+       "16", "x86_64-avx512 x86_64-avx2"},
       {"chacha20.short_blocks_per_vector", "integer", "blocks of 64 bytes", "4",
        "Layout of the short kernel and of tails: one block per 128-bit lane of a zmm, the four "
        "state rows in four registers, diagonals by in-lane word shuffles.", "4", "x86_64-avx512"},
@@ -55,7 +58,7 @@ const std::vector<SpecKey> &spec_keys() {
        "Independent Horner lanes; lane j holds key power r^(lanes-j), so one vector multiply "
        "absorbs lanes*16 bytes (8: zmm, 4: ymm). Equivalent scalar: h = (h + m_i) * r per block.",
        "8", "x86_64-avx512"},
-      {"poly1305.multiplier", "string", "-", "\"ifma52\" (x86_64-avx512) or \"mul64\" (scalar)",
+      {"poly1305.multiplier", "string", "-", "\"ifma52\" (x86_64-avx512) or \"mul64\" (scalar, x86_64-avx2)",
        "Multiplier: \"ifma52\" is AVX-512 IFMA vpmadd52luq/vpmadd52huq (52x52->104 bit, lo and hi "
        "halves); \"mul64\" is the general-purpose 64x64->128-bit multiply in radix 2^64 (h = "
        "h0 + h1*2^64 + h2*2^128 with h2 small; the generator derives the clamp masks, the 5/4 fold "
@@ -193,20 +196,24 @@ Spec load_spec(const std::string &path) {
   r.reject_unknown(r.root, "");
   // The target decides which keys the spec must have (SpecKey::targets): read it first.
   s.isa = r.string("target.isa");
-  if (s.isa != "x86_64-avx512" && s.isa != "scalar")
+  if (s.isa != "x86_64-avx512" && s.isa != "x86_64-avx2" && s.isa != "scalar")
     r.fail(r.where("target.isa"),
-           fmt::format("'target.isa' = \"{}\" is not supported; allowed: \"x86_64-avx512\", \"scalar\"", s.isa));
+           fmt::format("'target.isa' = \"{}\" is not supported; allowed: \"x86_64-avx512\", "
+                       "\"x86_64-avx2\", \"scalar\"", s.isa));
   for (const auto &k : spec_keys()) {
-    bool applies = std::string(k.targets) == "all" || k.targets == s.isa;
+    bool applies = std::string(k.targets) == "all";
+    std::istringstream ts(k.targets);
+    for (std::string t; ts >> t;) applies |= (t == s.isa);
     if (applies) {
       (void)r.need(k.path);
       s.line_of[k.path] = static_cast<int>(r.where(k.path).begin.line);
     } else if (auto v = r.root.at_path(k.path)) {
-      r.fail(v.node()->source(), fmt::format("'{}' is a key of target.isa = \"{}\"; it does not "
+      r.fail(v.node()->source(), fmt::format("'{}' is a key of target.isa {}; it does not "
                                              "apply to \"{}\"", k.path, k.targets, s.isa));
     }
   }
   const bool avx512 = s.isa == "x86_64-avx512";
+  const bool avx2 = s.isa == "x86_64-avx2";
 
   auto check = [&](bool ok, const std::string &key, const std::string &msg) {
     if (!ok) r.fail(r.where(key), msg);
@@ -233,9 +240,12 @@ Spec load_spec(const std::string &path) {
   }
 
   s.features = r.strings("target.features");
-  check(avx512 || s.features.empty(), "target.features",
+  check(avx512 || avx2 || s.features.empty(), "target.features",
         "'target.features' must be empty for target.isa = \"scalar\" (the kernels use no CPU feature)");
-  if (avx512) for (const char *need : {"avx512f", "avx512vl", "avx512bw", "avx512ifma", "bmi2"}) {
+  const std::vector<const char *> needed =
+      avx512 ? std::vector<const char *>{"avx512f", "avx512vl", "avx512bw", "avx512ifma", "bmi2"}
+             : avx2 ? std::vector<const char *>{"avx2", "bmi2"} : std::vector<const char *>{};
+  for (const char *need : needed) {
     bool have = false;
     for (const auto &f : s.features) have |= (f == need);
     check(have, "target.features",
@@ -243,7 +253,7 @@ Spec load_spec(const std::string &path) {
   }
   for (const auto &f : s.features) {
     static const std::set<std::string> known = {"avx512f", "avx512vl", "avx512bw", "avx512ifma",
-                                                "avx512vbmi", "bmi2"};
+                                                "avx512vbmi", "avx2", "bmi2"};
     check(known.count(f) != 0, "target.features", fmt::format("unknown CPU feature \"{}\"", f));
   }
 
@@ -253,6 +263,8 @@ Spec load_spec(const std::string &path) {
     s.rotate = r.string("chacha20.rotate");
     check(s.rotate == "vprold" || s.rotate == "vpshufb", "chacha20.rotate",
           fmt::format("'chacha20.rotate' = \"{}\" is not supported; allowed: \"vprold\", \"vpshufb\"", s.rotate));
+  } else if (avx2) {
+    s.bulk_blocks = pick("chacha20.bulk_blocks", 8);
   } else {
     s.gpr_blocks = pick("chacha20.gpr_blocks", 1, 2);
   }

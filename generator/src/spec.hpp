@@ -31,7 +31,7 @@ struct SpecKey {
   const char *allowed;  ///< allowed values, as prose
   const char *meaning;  ///< what the key does to the straightforward loop
   const char *example;  ///< example value as written in TOML
-  const char *targets;  ///< "all", or the one target.isa the key belongs to ("x86_64-avx512", "scalar")
+  const char *targets;  ///< "all", or the target.isa values the key belongs to, space separated
 };
 
 /// The key table, in document order.
@@ -53,9 +53,9 @@ struct Spec {
   int version = 1;
   std::string name;          ///< kernel family name, [a-z0-9_]+; symbol prefix chapoly_k_<name>_
   std::string rationale;
-  std::string isa;           ///< "x86_64-avx512" or "scalar"
+  std::string isa;           ///< "x86_64-avx512", "x86_64-avx2" or "scalar"
   std::vector<std::string> features;
-  int bulk_blocks = 16;      ///< ChaCha20 blocks per fused-loop iteration (8 or 16)
+  int bulk_blocks = 16;      ///< ChaCha20 blocks per fused-loop iteration (8 or 16; avx2: 8)
   int short_blocks_per_vector = 4;
   std::string rotate;        ///< "vprold" or "vpshufb"
   int radix_bits = 44;

@@ -3,7 +3,7 @@
 //
 // Decision rule (documented in chapoly.h at chapoly_backend):
 //   CHAPOLY_BACKEND unset, "" or "auto" -> first usable of the linked backends in registry order
-//                                          (avx512, scalar, when linked), then portable.
+//                                          (avx512, avx2, scalar, when linked), then portable.
 //   CHAPOLY_BACKEND = a usable backend  -> that backend.
 //   CHAPOLY_BACKEND = anything else     -> "none": seal/open return CHAPOLY_ERR_UNSUPPORTED, so a
 //                                          forced benchmark or test never silently runs another

@@ -233,11 +233,13 @@ void cmd_info(bool forced) {
   fmt::print("backend:  {}{}\n", current, why);
   // Every backend of the kernel registry, in dispatch order: usable here, or what it needs.
   fmt::print("backends: (dispatch order: the first usable one is chosen)\n");
-#define CHAPOLY_INFO_ROW(name, needs)                                                      \
+#define CHAPOLY_INFO_ROW(name, needs, linked)                                               \
   fmt::print("  {:<9} {}\n", name,                                                          \
-             chapoly_select_backend(name) == CHAPOLY_OK                                      \
+             !(linked) ? std::string("not in this build (not proved by chapoly-verify yet, or "  \
+                                     "not for this architecture)")                            \
+             : chapoly_select_backend(name) == CHAPOLY_OK                                    \
                  ? std::string("usable")                                                     \
-                 : fmt::format("unusable: needs {}, or not in this build", needs));
+                 : fmt::format("unusable here: needs {}", needs));
   CHAPOLY_REGISTRY(CHAPOLY_INFO_ROW)
 #undef CHAPOLY_INFO_ROW
   if (current != "none") chapoly_select_backend(current.c_str());  // put back what was in use

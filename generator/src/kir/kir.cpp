@@ -60,6 +60,19 @@ const std::vector<OpInfo> &vocabulary() {
       {"vshl64", 1, "lane-wise 64-bit shift left by imm"},
       {"vmadd52lo", 3, "a + low 52 bits of b*c (52-bit lanes)"},
       {"vmadd52hi", 3, "a + high 52 bits of b*c (52-bit lanes)"},
+      {"vbroadcast32", 1, "a 32-bit scalar in every 32-bit lane"},
+      {"viota32", 0, "lane i holds i (32-bit lanes)"},
+      {"vconst8", 0, "a byte-vector constant; `name` lists the bytes"},
+      {"vload", 1, "an unaligned vector load from a byte pointer"},
+      {"vstore", 2, "an unaligned vector store of b to the byte pointer a"},
+      {"vshl32", 1, "lane-wise 32-bit shift left by imm"},
+      {"vshr32", 1, "lane-wise 32-bit shift right by imm"},
+      {"vshufb", 2, "byte shuffle within 128-bit lanes: byte i = a[b[i]]"},
+      {"vunpacklo32", 2, "interleave the low 32-bit words of each 128-bit lane"},
+      {"vunpackhi32", 2, "interleave the high 32-bit words of each 128-bit lane"},
+      {"vunpacklo64", 2, "interleave the low 64-bit words of each 128-bit lane"},
+      {"vunpackhi64", 2, "interleave the high 64-bit words of each 128-bit lane"},
+      {"vperm2x128", 2, "pick two 128-bit lanes of a and b (imm as vperm2i128)"},
   };
   return ops;
 }

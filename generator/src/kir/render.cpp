@@ -73,8 +73,15 @@ struct Writer {
   }
 
   std::string declare(const Type &ty, const std::string &name) const {
-    std::string base = ty.kind == Type::Vec ? type_name(Type::Vec) + std::to_string(ty.bits)
-                                            : type_name(ty.kind);
+    std::string base;
+    if (ty.kind == Type::Vec) {
+      auto it = t.types.find("vec" + std::to_string(ty.bits));
+      if (it == t.types.end())
+        throw std::runtime_error(fmt::format("{}: no spelling for type 'vec{}'", t.path, ty.bits));
+      base = it->second;
+    } else {
+      base = type_name(ty.kind);
+    }
     switch (ty.form) {
       case Type::Value: return base + " " + name;
       case Type::Ptr: return base + " *" + name;
@@ -131,6 +138,7 @@ struct Writer {
     store.push_back(fmt::arg("imm", e.imm));
     store.push_back(fmt::arg("cimm", 32 - e.imm));
     store.push_back(fmt::arg("type", e.op == "cast" ? type_name(e.kind) : std::string{}));
+    store.push_back(fmt::arg("name", e.name));
     return fmt::vformat(sp.text, store);
   }
 

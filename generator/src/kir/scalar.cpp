@@ -26,6 +26,9 @@ const char *const kMul = "poly1305.multiplier";
 const char *const kRadix = "poly1305.radix_bits";
 const char *const kLimbs = "poly1305.limb_bits";
 
+// The spec key of the keystream schedule: chacha20.gpr_blocks (scalar) or chacha20.bulk_blocks (avx2).
+const char *bk(const Spec &s) { return s.isa == "scalar" ? kBlocks : "chacha20.bulk_blocks"; }
+
 Expr v(const std::string &n) { return var(n); }
 Expr u32(uint64_t x) { return lit(x, K::U32); }
 Expr u64(uint64_t x) { return lit(x, K::U64); }
@@ -95,14 +98,14 @@ Function chacha20_blocks(int n, const Spec &s) {
               {Type::array(K::U8, 32, true), "key"},
               {Type::array(K::U8, 12, true), "nonce"},
               {kU32, "counter"}};
-  f.spec = kBlocks;
+  f.spec = bk(s);
   f.doc = n == 1 ? "One ChaCha20 block (RFC 8439 2.3): out = the 64-byte keystream block for counter."
                  : fmt::format("{} ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+{}, "
                                "their rounds interleaved\nfor instruction-level parallelism: out = "
                                "{} bytes of keystream.", n, n - 1, 64 * n);
   nlohmann::ordered_json c = {{"role", "chacha20.block"}, {"blocks", n}, {"out", "out"},
                               {"key", "key"}, {"nonce", "nonce"}, {"counter", "counter"},
-                              {"spec", fmt::format("{}:{}", s.path, s.line_of.at(kBlocks))}};
+                              {"spec", fmt::format("{}:{}", s.path, s.line_of.at(bk(s)))}};
   f.contract = c.dump();
   auto &b = f.body;
   b.push_back(comment("Input state j0..j15: constants, key, counter, nonce (shared by every block)."));
@@ -156,6 +159,118 @@ Function chacha20_blocks(int n, const Spec &s) {
 }
 
 std::string spec_ref(const Spec &s, const char *key) { return fmt::format("{}:{}", s.path, s.line_of.at(key)); }
+
+// --- x86_64-avx2: 8 blocks word-sliced in 256-bit vectors -----------------------------------
+
+const char *const kBulk = "chacha20.bulk_blocks";
+
+// AVX2 has no 32-bit rotate: 16 and 8 become byte shuffles (vpshufb with the constants rot16 and
+// rot8 the function declares), 12 and 7 two shifts and an or.
+Expr lower_rotate(const Expr &e) {
+  Expr out = e;
+  for (auto &a : out.args) a = lower_rotate(a);
+  if (out.op != "vrotl32") return out;
+  const Expr x = out.args[0];
+  if (out.imm == 16) return op("vshufb", {x, v("rot16")});
+  if (out.imm == 8) return op("vshufb", {x, v("rot8")});
+  return op("vor", {op("vshl32", {x}, out.imm), op("vshr32", {x}, 32 - out.imm)});
+}
+
+void lower_rotates(std::vector<Stmt> &ss) {
+  for (auto &st : ss) {
+    if (!st.rhs.op.empty()) st.rhs = lower_rotate(st.rhs);
+    lower_rotates(st.body);
+    lower_rotates(st.orelse);
+  }
+}
+
+Expr vconst8(const std::vector<int> &per_word) {
+  std::string bytes;
+  for (int lane = 0; lane < 8; ++lane)
+    for (int b : per_word) bytes += (bytes.empty() ? "" : ", ") + std::to_string(b + 4 * (lane % 4));
+  Expr e = op("vconst8", {});
+  e.name = bytes;
+  return e;
+}
+
+// out[0..512) = in[0..512) XOR the keystream of blocks counter..counter+7 (RFC 8439 2.3, 2.4):
+// vector k holds state word k of all 8 blocks (lane b: block counter + b); after the rounds an
+// 8x8 transpose of 32-bit words per half turns them back into blocks.
+Function chacha20_xor8(const Spec &s) {
+  Function f;
+  f.name = "chacha20_xor8";
+  f.params = {{kOut, "out"}, {kIn, "in"}, {Type::array(K::U8, 32, true), "key"},
+              {Type::array(K::U8, 12, true), "nonce"}, {kU32, "counter"}};
+  f.spec = kBulk;
+  f.doc = "Eight ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+7, word-sliced: vector k holds\n"
+          "word k of all eight blocks. out[0..512) = in[0..512) XOR their keystream.";
+  nlohmann::ordered_json c = {{"role", "chacha20.block"}, {"blocks", 8}, {"xor", true}, {"out", "out"},
+                              {"in", "in"}, {"key", "key"}, {"nonce", "nonce"}, {"counter", "counter"},
+                              {"spec", spec_ref(s, kBulk)}};
+  f.contract = c.dump();
+  const Type kV = Type::vec(256);
+  auto &b = f.body;
+  b.push_back(comment("Byte shuffles that rotate every 32-bit word left by 16 and by 8."));
+  b.push_back(decl(kV, "rot16", vconst8({2, 3, 0, 1})));
+  b.push_back(decl(kV, "rot8", vconst8({3, 0, 1, 2})));
+  b.push_back(comment("Input state, word k of every block in j<k>; lane b of j12 is counter + b."));
+  const uint32_t sigma[4] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
+  for (int i = 0; i < 4; ++i) b.push_back(decl(kV, fmt::format("j{}", i), op("vbroadcast32", {u32(sigma[i])})));
+  for (int i = 0; i < 8; ++i)
+    b.push_back(decl(kV, fmt::format("j{}", 4 + i), op("vbroadcast32", {load32(at("key", 4 * i))})));
+  b.push_back(decl(kV, "j12", op("vadd32", {op("vbroadcast32", {v("counter")}), op("viota32", {})})));
+  for (int i = 0; i < 3; ++i)
+    b.push_back(decl(kV, fmt::format("j{}", 13 + i), op("vbroadcast32", {load32(at("nonce", 4 * i))})));
+  for (int i = 0; i < 16; ++i) b.push_back(decl(kV, fmt::format("x{}", i), v(fmt::format("j{}", i))));
+  const int qr[8][4] = {{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15},
+                        {0, 5, 10, 15}, {1, 6, 11, 12}, {2, 7, 8, 13}, {3, 4, 9, 14}};
+  struct Step { int dst, src, rot; };
+  const Step steps[] = {{0, 1, -1}, {3, 0, 0}, {3, 3, 16}, {2, 3, -1}, {1, 2, 0}, {1, 1, 12},
+                        {0, 1, -1}, {3, 0, 0}, {3, 3, 8},  {2, 3, -1}, {1, 2, 0}, {1, 1, 7}};
+  std::vector<Stmt> round;
+  for (int half = 0; half < 2; ++half) {
+    round.push_back(comment(half == 0 ? "Column round." : "Diagonal round."));
+    for (const auto &st : steps) {
+      for (int q = 0; q < 4; ++q) {
+        const int *w = qr[4 * half + q];
+        Expr d = v(fmt::format("x{}", w[st.dst])), src = v(fmt::format("x{}", w[st.src]));
+        Expr e = st.rot < 0 ? op("vadd32", {d, src}) : st.rot == 0 ? op("vxor", {d, src})
+                                                                 : op("vrotl32", {d}, st.rot);
+        round.push_back(assign(d, e));
+      }
+    }
+  }
+  b.push_back(comment("20 rounds: 10 double rounds."));
+  b.push_back(for_(kSize, "i", sz(0), sz(10), std::move(round)));
+  b.push_back(comment("Feed-forward."));
+  for (int i = 0; i < 16; ++i)
+    b.push_back(assign(v(fmt::format("x{}", i)), op("vadd32", {v(fmt::format("x{}", i)), v(fmt::format("j{}", i))})));
+  // Transpose words 8h..8h+7 of the 8 blocks (h = 0, 1) into the 32-byte halves of each block.
+  for (int h = 0; h < 2; ++h) {
+    b.push_back(comment(fmt::format("Words {}..{}: 8x8 transpose, then block b's 32 bytes at out + 64b + {}.",
+                                    8 * h, 8 * h + 7, 32 * h)));
+    auto x = [&](int k) { return v(fmt::format("x{}", 8 * h + k)); };
+    auto t = [&](int k) { return fmt::format("t{}_{}", h, k); };
+    auto u = [&](int k) { return fmt::format("u{}_{}", h, k); };
+    for (int p = 0; p < 4; ++p) {  // pairs (x0,x1) (x2,x3) (x4,x5) (x6,x7)
+      b.push_back(decl(kV, t(2 * p), op("vunpacklo32", {x(2 * p), x(2 * p + 1)})));
+      b.push_back(decl(kV, t(2 * p + 1), op("vunpackhi32", {x(2 * p), x(2 * p + 1)})));
+    }
+    for (int g = 0; g < 2; ++g) {  // words 0-3 (t0..t3) and 4-7 (t4..t7)
+      b.push_back(decl(kV, u(4 * g + 0), op("vunpacklo64", {v(t(4 * g + 0)), v(t(4 * g + 2))})));
+      b.push_back(decl(kV, u(4 * g + 1), op("vunpackhi64", {v(t(4 * g + 0)), v(t(4 * g + 2))})));
+      b.push_back(decl(kV, u(4 * g + 2), op("vunpacklo64", {v(t(4 * g + 1)), v(t(4 * g + 3))})));
+      b.push_back(decl(kV, u(4 * g + 3), op("vunpackhi64", {v(t(4 * g + 1)), v(t(4 * g + 3))})));
+    }
+    for (int blk = 0; blk < 8; ++blk) {
+      Expr ks = op("vperm2x128", {v(u(blk % 4)), v(u(blk % 4 + 4))}, blk < 4 ? 0x20 : 0x31);
+      uint64_t pos = static_cast<uint64_t>(64 * blk + 32 * h);
+      b.push_back(eval(op("vstore", {at("out", pos), op("vxor", {op("vload", {at("in", pos)}), ks})})));
+    }
+  }
+  lower_rotates(b);
+  return f;
+}
 
 nlohmann::ordered_json common_fields(const Spec &s) {
   return {{"radix", 64}, {"limbs", {64, 64, 2}}, {"spec", spec_ref(s, kMul)}};
@@ -359,7 +474,7 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
   f.contract = c.dump();
   auto &b = f.body;
   b.push_back(comment("One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6)."));
-  b.push_back(decl(Type::array(K::U8, 64 * n, false), "ks", kBlocks));
+  b.push_back(decl(Type::array(K::U8, 64 * n, false), "ks", bk(s)));
   b.push_back(eval(call("chacha20_block", {v("ks"), v("key"), v("nonce"), u32(0)})));
   b.push_back(decl(kU64, "r0", kMul));
   b.push_back(decl(kU64, "r1"));
@@ -379,23 +494,37 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
   // (seal: after encrypting; open: before decrypting).
   b.push_back(comment(fmt::format("One pass: {} bytes per iteration, the keystream xored in and the {} ciphertext blocks\n"
                                   "absorbed ({}).", 64 * n, 4 * n,
-                                  seal ? "after encrypting" : "before decrypting, which also allows pt == ct"), kBlocks));
-  b.push_back(decl(kSize, "off", sz(0), kBlocks));
+                                  seal ? "after encrypting" : "before decrypting, which also allows pt == ct"), bk(s)));
+  b.push_back(decl(kSize, "off", sz(0), bk(s)));
   b.push_back(decl(kU32, "ctr", u32(1)));
+  if (s.isa == "x86_64-avx2") {
+    // 512 bytes per iteration: eight blocks word-sliced in ymm, their 32 ciphertext blocks absorbed.
+    std::vector<Stmt> wide, wmac;
+    for (int k = 0; k < 32; ++k) wmac.push_back(absorb_at(at(v("ct"), v("off")), static_cast<uint64_t>(16 * k)));
+    if (!seal) wide.insert(wide.end(), wmac.begin(), wmac.end());
+    wide.push_back(eval(call("chacha20_xor8", {at(v(out), v("off")), at(v(in), v("off")), v("key"), v("nonce"), v("ctr")}), kBulk));
+    if (seal) wide.insert(wide.end(), wmac.begin(), wmac.end());
+    wide.push_back(assign(v("off"), op("addsz", {v("off"), sz(512)}), kBulk));
+    wide.push_back(assign(v("ctr"), op("add32", {v("ctr"), u32(8)})));
+    Stmt wloop = while_(op("ge", {op("subsz", {v("len"), v("off")}), sz(512)}), std::move(wide), kBulk);
+    carry_h(wloop, s, d, "ct", 512);
+    b.push_back(comment("Eight blocks at a time while 512 bytes remain, then one block at a time.", kBulk));
+    b.push_back(std::move(wloop));
+  }
   std::vector<Stmt> body;
   std::vector<Stmt> mac;
   for (int k = 0; k < 4 * n; ++k) mac.push_back(absorb_at(at(v("ct"), v("off")), static_cast<uint64_t>(16 * k)));
-  body.push_back(eval(call(blockfn, {v("ks"), v("key"), v("nonce"), v("ctr")}), kBlocks));
+  body.push_back(eval(call(blockfn, {v("ks"), v("key"), v("nonce"), v("ctr")}), bk(s)));
   if (!seal) body.insert(body.end(), mac.begin(), mac.end());
   body.push_back(for_(kSize, "i", sz(0), sz(static_cast<uint64_t>(8 * n)),
                       {eval(call("store64_le", {at(at(v(out), v("off")), op("mulsz", {v("i"), sz(8)})),
                                                 op("xor64", {load64(at(at(v(in), v("off")), op("mulsz", {v("i"), sz(8)}))),
                                                              load64(at(v("ks"), op("mulsz", {v("i"), sz(8)})))})}))},
-                      kBlocks));
+                      bk(s)));
   if (seal) body.insert(body.end(), mac.begin(), mac.end());
-  body.push_back(assign(v("off"), op("addsz", {v("off"), sz(static_cast<uint64_t>(64 * n))}), kBlocks));
+  body.push_back(assign(v("off"), op("addsz", {v("off"), sz(static_cast<uint64_t>(64 * n))}), bk(s)));
   body.push_back(assign(v("ctr"), op("add32", {v("ctr"), u32(static_cast<uint64_t>(n))})));
-  Stmt bulk = while_(op("ge", {op("subsz", {v("len"), v("off")}), sz(static_cast<uint64_t>(64 * n))}), std::move(body), kBlocks);
+  Stmt bulk = while_(op("ge", {op("subsz", {v("len"), v("off")}), sz(static_cast<uint64_t>(64 * n))}), std::move(body), bk(s));
   carry_h(bulk, s, d, "ct", 64 * n);
   b.push_back(std::move(bulk));
 
@@ -413,8 +542,8 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
   tail.insert(tail.end(), txor.begin(), txor.end());
   if (seal) tail.insert(tail.end(), tmac.begin(), tmac.end());
   b.push_back(comment("The last len % " + std::to_string(64 * n) + " bytes: one more keystream call, xored byte by byte; whole\n"
-                      "ciphertext blocks, then the zero-padded partial one.", kBlocks));
-  b.push_back(if_(op("lt", {v("off"), v("len")}), std::move(tail), {}, kBlocks));
+                      "ciphertext blocks, then the zero-padded partial one.", bk(s)));
+  b.push_back(if_(op("lt", {v("off"), v("len")}), std::move(tail), {}, bk(s)));
 
   b.push_back(comment("Lengths block: le64(aad_len) || le64(len) (RFC 8439 2.8), then the tag.", kMul));
   b.push_back(absorb(cast(K::U64, v("aad_len")), cast(K::U64, v("len")), u64(1)));
@@ -466,14 +595,19 @@ Function chacha_oneshot(const Spec &s) {
   f.exported = true;
   f.params = {{kOut, "out"}, {kIn, "in"}, {kSize, "len"}, {Type::array(K::U8, 12, true), "nonce"},
               {Type::array(K::U8, 32, true), "key"}, {kU32, "counter"}};
-  f.spec = kBlocks;
+  f.spec = bk(s);
   f.doc = fmt::format("chapoly_k_{}_chacha20: ChaCha20, RFC 8439 section 2.4: out = in XOR keystream\n"
                       "starting at block `counter`. Requires counter + ceil(len / 64) <= 2^32. out may equal in.", s.name);
-  nlohmann::ordered_json c = {{"role", "chacha20.xor"}, {"spec", spec_ref(s, kBlocks)}};
+  nlohmann::ordered_json c = {{"role", "chacha20.xor"}, {"spec", spec_ref(s, bk(s))}};
   f.contract = c.dump();
   auto &b = f.body;
   b.push_back(decl(Type::array(K::U8, 64 * n, false), "ks"));
   b.push_back(decl(kSize, "off", sz(0)));
+  if (s.isa == "x86_64-avx2")
+    b.push_back(while_(op("ge", {op("subsz", {v("len"), v("off")}), sz(512)}),
+                       {eval(call("chacha20_xor8", {at(v("out"), v("off")), at(v("in"), v("off")), v("key"), v("nonce"), v("counter")})),
+                        assign(v("off"), op("addsz", {v("off"), sz(512)})),
+                        assign(v("counter"), op("add32", {v("counter"), u32(8)}))}, kBulk));
   b.push_back(while_(op("ge", {op("subsz", {v("len"), v("off")}), sz(static_cast<uint64_t>(64 * n))}),
                      {eval(call(blockfn, {v("ks"), v("key"), v("nonce"), v("counter")})),
                       for_(kSize, "i", sz(0), sz(static_cast<uint64_t>(8 * n)),
@@ -615,6 +749,7 @@ Module build_scalar(const Spec &s, const Mul64 &d) {
   m.functions.push_back(store_le(64));
   m.functions.push_back(chacha20_blocks(1, s));
   if (s.gpr_blocks > 1) m.functions.push_back(chacha20_blocks(s.gpr_blocks, s));
+  if (s.isa == "x86_64-avx2") m.functions.push_back(chacha20_xor8(s));
   m.functions.push_back(poly_clamp(s, d));
   m.functions.push_back(poly_block(s, d));
   m.functions.push_back(poly_load_partial(s));

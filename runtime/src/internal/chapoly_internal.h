@@ -141,6 +141,12 @@ void scrub_avx512_registers();
 
 // --- CPU features (x86-64) ---------------------------------------------------------------------
 
+// avx2_missing_feature returns nullptr if the CPU has AVX2 and BMI2 and the OS saves the YMM
+// state (OSXSAVE, XCR0 bits 1 and 2); otherwise a static string naming the first missing piece.
+const char *avx2_missing_feature();
+// scrub_after_avx2 zeroes ymm0-15 (vzeroall) and burns the stack; only after an AVX2 kernel ran.
+void scrub_after_avx2();
+
 // avx512_missing_feature returns nullptr if the CPU has AVX512F, AVX512VL, AVX512BW, AVX512IFMA
 // and BMI2 and the OS saves the opmask and ZMM state (OSXSAVE, XCR0 bits 1, 2, 5, 6, 7);
 // otherwise a static string naming the first missing piece.
@@ -155,6 +161,8 @@ enum CpuFeature : uint32_t {
   kCpuAvx512Bw = 1u << 4,
   kCpuAvx512Ifma = 1u << 5,
   kCpuBmi2 = 1u << 6,
+  kCpuAvx2 = 1u << 7,
+  kCpuXcr0Ymm = 1u << 8,  // XCR0 has SSE and AVX (YMM) state enabled
 };
 // hide_cpu_features_for_testing makes detection report the features in `mask` as absent
 // (0 restores the truth). Tests only; takes effect at the next backend decision.
