@@ -29,11 +29,11 @@ std::atomic<const Backend *> g_current{nullptr};
 
 const Backend *pick_auto() {
   size_t n = 0;
-  const Backend *const *all = linked_backends(n);
+  const Backend *const *all = kernel_backends(n);
   for (size_t i = 0; i < n; ++i) {
     if (all[i]->missing() == nullptr) return all[i];
   }
-  return &portable_backend();  // unreachable: the portable backend always runs
+  return &portable_backend();  // always runs
 }
 
 // The usable linked backend called `name`, or nullptr.
@@ -66,11 +66,12 @@ void reset_backend_for_testing() { g_current.store(nullptr, std::memory_order_re
 
 const Backend *linked_backend(const char *name) {
   size_t n = 0;
-  const Backend *const *all = linked_backends(n);
+  const Backend *const *all = kernel_backends(n);
   for (size_t i = 0; i < n; ++i) {
     if (strcmp(all[i]->name, name) == 0) return all[i];
   }
-  return nullptr;
+  const Backend &portable = portable_backend();
+  return strcmp(portable.name, name) == 0 ? &portable : nullptr;
 }
 
 const Backend *avx512_backend() { return linked_backend("avx512"); }

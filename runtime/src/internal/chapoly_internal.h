@@ -62,11 +62,13 @@ struct Backend {
 
 // The portable reference (always built).
 const Backend &portable_backend();
-// linked_backends returns every backend this library links, in dispatch order (the kernel
-// registry's order, fastest first; emitted/CMakeLists.txt), the portable reference last, and
-// sets `count` to their number. Generated: runtime/src/backends.cpp.in.
-const Backend *const *linked_backends(size_t &count);
-// linked_backend returns the linked backend called `name` (usable here or not), or nullptr.
+// kernel_backends returns the generated-kernel backends this library links, in dispatch order
+// (the kernel registry's order, fastest first; emitted/CMakeLists.txt), and sets `count` to their
+// number; the portable reference is not among them (it comes after all of them). Generated:
+// runtime/src/backends.cpp.in.
+const Backend *const *kernel_backends(size_t &count);
+// linked_backend returns the backend called `name` this library has (a linked kernel or
+// "portable"; usable here or not), or nullptr.
 const Backend *linked_backend(const char *name);
 // The shipped AVX-512 IFMA kernels (linked_backend("avx512")), or nullptr when this build has none.
 const Backend *avx512_backend();
