@@ -23,11 +23,15 @@ namespace chapoly::test {
 
 using chapoly::internal::Backend;
 
-// all_backends lists every backend compiled into the tests, usable here or not: "portable",
-// "avx512" (when libchapoly has it), then one entry per tests/specs/*.toml variant.
+// all_backends lists every backend compiled into the tests, usable here or not: "portable", the
+// registry kernels libchapoly links ("avx512", ...), the registry kernels built into the tests
+// only ("scalar" while it is not proved), then one entry per tests/specs/*.toml variant.
 std::vector<const Backend *> all_backends();
 // variant_backends lists only the tests/specs variants (generated at configure time).
 std::vector<const Backend *> variant_backends();
+// test_only_backends lists the registry kernels libchapoly does not link (registry entries not
+// GATED while CHAPOLY_ALLOW_UNPROVEN_KERNELS is OFF), compiled into the tests only.
+std::vector<const Backend *> test_only_backends();
 // backend_param_name makes a gtest parameter name from a backend's name.
 std::string backend_param_name(const testing::TestParamInfo<const Backend *> &info);
 
