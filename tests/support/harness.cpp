@@ -14,6 +14,7 @@ std::vector<const Backend *> all_backends() {
   out.push_back(&chapoly::internal::portable_backend());
   if (const Backend *b = chapoly::internal::avx512_backend()) out.push_back(b);
   for (const Backend *b : variant_backends()) out.push_back(b);
+  for (const Backend *b : emu_backends()) out.push_back(b);
   return out;
 }
 
