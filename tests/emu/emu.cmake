@@ -53,6 +53,9 @@ function(chapoly_emu_kernel _target _src _kname _suffix)
   # -g0: variable tracking over the long unrolled bodies costs minutes per kernel under -g.
   target_compile_options(${_target} PRIVATE ${CHAPOLY_KERNEL_OPT_FLAGS} -mno-avx512f -Wno-psabi -g0)
   set_target_properties(${_target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  if(TARGET chapoly_test_variant_sources)
+    add_dependencies(${_target} chapoly_test_variant_sources)
+  endif()
 endfunction()
 
 if(NOT CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
