@@ -132,7 +132,7 @@ else()
                    "-DFILTER=Backends/Rfc8439.*/avx512_emu*:Backends/VectorFiles.*/avx512_emu*:Backends/Kernels.Poly1305EveryLength*/avx512_emu*"
                    -P "${CMAKE_CURRENT_SOURCE_DIR}/emu/expect_broken_fails.cmake")
   set_tests_properties(emu.objects.no_avx512_instructions emu.objects.native_kernels_have_them
-                       emu.broken_ifma_fails PROPERTIES LABELS "runtime;emu" TIMEOUT 300)
+                       emu.broken_ifma_fails PROPERTIES LABELS emu TIMEOUT 300)
   message(STATUS "chapoly tests: emulated backends (SIMDe ${CHAPOLY_SIMDE_INCLUDE_DIR}): ${_emu_names}")
 endif()
 configure_file(emu/emu_backends.cpp.in "${CMAKE_CURRENT_BINARY_DIR}/emu_backends.cpp" @ONLY)
