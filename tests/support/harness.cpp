@@ -17,6 +17,7 @@ std::vector<const Backend *> all_backends() {
   for (size_t i = 0; i < n; ++i) out.push_back(linked[i]);
   for (const Backend *b : test_only_backends()) out.push_back(b);
   for (const Backend *b : variant_backends()) out.push_back(b);
+  for (const Backend *b : emu_backends()) out.push_back(b);
   return out;
 }
 
