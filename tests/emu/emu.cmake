@@ -68,12 +68,13 @@ elseif(NOT CHAPOLY_HAVE_AVX512)
 else()
   # name;kernel-name;source;native-backend for each emulated backend.
   set(_emu_specs "")
+  # The registry's AVX-512 families (the ISA SIMDe + the shim emulate), each as "<backend>-emu".
+  set(_emu_registry "")
   foreach(_k IN LISTS CHAPOLY_KERNELS)
-    # The runtime's "avx512" backend is the avx512_ifma_fused kernel (runtime/src/avx512/backend.cpp).
-    if(_k STREQUAL "avx512_ifma_fused")
-      list(APPEND _emu_specs "avx512-emu|${_k}|${CHAPOLY_KERNEL_${_k}_SRC}|avx512")
-    else()
-      list(APPEND _emu_specs "${_k}-emu|${_k}|${CHAPOLY_KERNEL_${_k}_SRC}|")
+    if(CHAPOLY_KERNEL_${_k}_ISA STREQUAL "x86_64-avx512" AND TARGET chapoly_kernel_${_k})
+      list(APPEND _emu_registry ${_k})
+      list(APPEND _emu_specs
+           "${CHAPOLY_KERNEL_${_k}_BACKEND}-emu|${_k}|${CHAPOLY_KERNEL_${_k}_SRC}|${CHAPOLY_KERNEL_${_k}_BACKEND}")
     endif()
   endforeach()
   foreach(_name IN LISTS _variant_names)
@@ -98,7 +99,7 @@ else()
 
   # The deliberately broken build: the shipped avx512 kernel with the IFMA hi half taken from bit
   # 51 of the product instead of 52. Listed only when CHAPOLY_TEST_EMU_BROKEN is set.
-  list(GET CHAPOLY_KERNELS 0 _k)
+  list(GET _emu_registry 0 _k)
   chapoly_emu_kernel(chapoly_emu_${_k}_broken "${CHAPOLY_KERNEL_${_k}_SRC}" ${_k} emubroken
                      CHAPOLY_EMU_BROKEN_IFMA_HI)
   list(APPEND _emu_kernel_targets chapoly_emu_${_k}_broken)
@@ -122,7 +123,7 @@ else()
                    -P "${CMAKE_CURRENT_SOURCE_DIR}/emu/check_isa.cmake")
   add_test(NAME emu.objects.native_kernels_have_them
            COMMAND "${CMAKE_COMMAND}" "-DOBJDUMP=${CMAKE_OBJDUMP}"
-                   "-DOBJECTS=$<JOIN:$<TARGET_OBJECTS:chapoly_kernels_avx512>,|>"
+                   "-DOBJECTS=$<JOIN:$<TARGET_OBJECTS:chapoly_kernel_${_k}>,|>"
                    "-DSYMBOL=chapoly_k_[A-Za-z0-9_]+_seal" -DEXPECT=some
                    -P "${CMAKE_CURRENT_SOURCE_DIR}/emu/check_isa.cmake")
   # emu.broken_ifma_fails: the RFC 8439 and BoringSSL vectors and the raw Poly1305 sweep, on the

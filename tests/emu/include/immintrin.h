@@ -11,8 +11,14 @@
 #error "tests/emu: the emulated kernels must be compiled without AVX-512 flags (-mno-avx512f)"
 #endif
 
+// Clang 16's SSE2 header already names a bf16 vector `__m128bh`, which SIMDe's alias of the same
+// name would redefine as another type: take the compiler's header first, and give SIMDe's alias
+// another name while SIMDe is read (no kernel uses bf16).
+#include <emmintrin.h>
+#define __m128bh chapoly_emu_simde_m128bh
 #define SIMDE_ENABLE_NATIVE_ALIASES
 #include <simde/x86/avx512.h>
+#undef __m128bh
 
 #include "../chapoly_emu_shim.h"
 
