@@ -463,11 +463,12 @@ class BoundsInterp {
       case Stmt::For:
       case Stmt::DoWhile: execLoop(s, st); return;
       case Stmt::Return: {
+        // Evaluate first: the value may call a helper, which pushes onto `frames` (a reference
+        // into it taken before the call would dangle once the vector grows).
+        AVal v;
+        if (s.e) v = eval(*s.e, st);
         Frame &fr = frames.back();
-        if (s.e) {
-          AVal v = eval(*s.e, st);
-          fr.retVal = join(fr.retVal, convert(v, fr.fn->ret, s.loc));
-        }
+        if (s.e) fr.retVal = join(fr.retVal, convert(v, fr.fn->ret, s.loc));
         fr.rets.push_back(st);
         st.live = false;
         return;
