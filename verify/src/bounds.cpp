@@ -1,5 +1,6 @@
 // bounds.cpp: the interval interpreter (see bounds.h).
 #include "bounds.h"
+#include "contracts.h"
 
 #include <algorithm>
 #include <chrono>
@@ -1874,7 +1875,7 @@ std::set<std::string> finalReductionHelpers(const File &f) {
   std::set<std::string> out;
   for (const auto &fn : f.funcs) {
     if (fn.isExported) continue;
-    bool marked = false;
+    bool marked = contractOf(fn).role == "poly1305.final";
     for (const auto &m : fn.markers)
       if (m.find("chapoly-final-reduction") != std::string::npos) marked = true;
     // Without a marker: a helper named *final* that takes the tag pointer and h0.. limbs.

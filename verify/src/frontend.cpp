@@ -466,6 +466,25 @@ struct Lowerer {
     return out;
   }
 
+  // `// chapoly-contract: {json}` in the comment block right above `line` (above the invariants).
+  std::pair<std::string, SrcLoc> contractAbove(unsigned line) {
+    for (int l = (int)line - 2; l >= 0; --l) {
+      const std::string &s = file.lines[(size_t)l];
+      size_t p = s.find_first_not_of(" \t\r");
+      if (p == std::string::npos) continue;
+      if (s.compare(p, 2, "//") != 0) break;
+      size_t k = s.find("chapoly-contract:");
+      if (k != std::string::npos) return {s.substr(k + 17), SrcLoc{(unsigned)l + 1, (unsigned)k + 1}};
+    }
+    return {"", SrcLoc{}};
+  }
+
+  void loopContract(cv::Stmt &r) {
+    auto [c, l] = contractAbove(r.loc.line);
+    r.contract = c;
+    r.contractLoc = l;
+  }
+
   StmtP mkS(Stmt::Kind k, const clang::Stmt *s) {
     auto r = std::make_shared<cv::Stmt>();
     r->kind = k;
@@ -519,6 +538,7 @@ struct Lowerer {
       r->e = lowerExpr(ws->getCond());
       r->then = lowerStmt(ws->getBody());
       r->invariants = invariantsAbove(r->loc.line);
+      loopContract(*r);
       return r;
     }
     if (const auto *fs = dyn_cast<ForStmt>(s)) {
@@ -534,6 +554,7 @@ struct Lowerer {
       r->inc = fs->getInc() ? lowerExpr(fs->getInc()) : nullptr;
       r->then = lowerStmt(fs->getBody());
       r->invariants = invariantsAbove(r->loc.line);
+      loopContract(*r);
       return r;
     }
     if (const auto *ds = dyn_cast<DoStmt>(s)) {
@@ -541,6 +562,7 @@ struct Lowerer {
       r->e = lowerExpr(ds->getCond());
       r->then = lowerStmt(ds->getBody());
       r->invariants = invariantsAbove(r->loc.line);
+      loopContract(*r);
       return r;
     }
     if (const auto *rs = dyn_cast<ReturnStmt>(s)) {
@@ -609,6 +631,11 @@ struct Lowerer {
       f.isExported = fd->isExternC() && fd->getStorageClass() != SC_Static;
       f.isStaticInline = fd->getStorageClass() == SC_Static;
       f.markers = markersAbove(loc(fd->getOuterLocStart()).line);
+      {
+        auto [c, l] = contractAbove(loc(fd->getOuterLocStart()).line);
+        f.contract = c;
+        f.contractLoc = l;
+      }
       f.body = lowerStmt(fd->getBody());
     }
   }

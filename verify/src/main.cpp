@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "bounds.h"
+#include "contracts.h"
 #include "intrinsics.h"
 #include "ir.h"
 #include "proofs.h"
@@ -94,6 +95,13 @@ int main(int argc, char **argv) {
       for (const auto &e : errs)
         std::cerr << e.file << ":" << e.loc.line << ":" << e.loc.col << ": error: " << e.msg << "\n";
       return 2;
+    }
+    {
+      std::vector<std::string> cerrs = cv::checkContracts(file);
+      if (!cerrs.empty()) {
+        for (const auto &e : cerrs) std::cerr << e << "\n";
+        return 2;
+      }
     }
     cv::BoundsOptions bo;
     bo.finalReduction = cv::finalReductionHelpers(file);

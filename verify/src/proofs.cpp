@@ -21,6 +21,8 @@
 #include <random>
 #include <set>
 
+#include "contracts.h"
+#include "scalar64.h"
 #include "symbolic.h"
 
 namespace cv {
@@ -162,14 +164,25 @@ void proveFinal(const File &f, Prover &prover, const BoundsOptions &opt, KernelR
     std::string tag;
     std::vector<std::pair<std::string, size_t>> hs, ss;
     std::string sBytes;
+    Contract ct = contractOf(fn);
     for (size_t i = 0; i < fn.params.size(); ++i) {
       const Var &v = f.vars[(size_t)fn.params[i]];
       if (v.ty.kind == Type::Ptr) {
         if (tag.empty() && v.ty.spelling.find("const") == std::string::npos) tag = v.name;
         else sBytes = v.name;
-      } else if (v.ty.kind == Type::Int && v.ty.bits == 64) {
+      } else if (v.ty.kind == Type::Int && v.ty.bits == 64 && !ct.present) {
         (v.name[0] == 'h' ? hs : ss).push_back({v.name, i});
       }
+    }
+    // With a poly1305.final contract the limbs are the ones it names, in its order.
+    if (ct.present) {
+      for (const auto &n : ct.acc)
+        for (size_t i = 0; i < fn.params.size(); ++i)
+          if (f.vars[(size_t)fn.params[i]].name == n) hs.push_back({n, i});
+      for (const auto &n : ct.s)
+        for (size_t i = 0; i < fn.params.size(); ++i)
+          if (f.vars[(size_t)fn.params[i]].name == n) ss.push_back({n, i});
+      if (hs.size() != ct.acc.size() || ss.size() != ct.s.size()) hs.clear();
     }
     Obligation &o = addObl(kr, f, "final-reduction", fn.loc,
                            "tag = (h mod 2^130-5 + s) mod 2^128 in " + fn.name, fn.name);
@@ -179,7 +192,11 @@ void proveFinal(const File &f, Prover &prover, const BoundsOptions &opt, KernelR
       continue;
     }
     unsigned radix = hs.size() == 3 ? 44 : hs.size() == 5 ? 26 : 0;
-    if (tag.empty() || radix == 0 || (ss.empty() && sBytes.empty()) || (!ss.empty() && ss.size() != hs.size())) {
+    // radix 2^64: h = h0 + 2^64 h1 + 2^128 h2, s = s0 + 2^64 s1.
+    bool r64 = ct.present && ct.radix == 64;
+    if (r64) radix = hs.size() == 3 && ss.size() == 2 ? 64 : 0;
+    if (tag.empty() || radix == 0 || (ss.empty() && sBytes.empty()) ||
+        (!ss.empty() && ss.size() != hs.size() && !r64)) {
       o.res = Res::FAILED;
       o.cex = "cannot identify the tag pointer, the h limbs (h0..) and s in " + fn.name + "'s parameters";
       continue;
@@ -254,7 +271,8 @@ void proveFinal(const File &f, Prover &prover, const BoundsOptions &opt, KernelR
     preR.push_back(Hv == kP + R);
     preR.push_back(z3::ult(R, P));
     std::map<std::string, SVal> snap;
-    bool split = ev.snapshot(snap) && snap.size() == hn.size();
+    // Radix 2^64 keeps only bits 0..127 of h mod p before + s: one claim, the tag.
+    bool split = !r64 && ev.snapshot(snap) && snap.size() == hn.size();
     std::string cex;
     if (split) {
       std::vector<z3::expr> Rl;
@@ -272,6 +290,7 @@ void proveFinal(const File &f, Prover &prover, const BoundsOptions &opt, KernelR
       oS->cex = cex2;
       oS->ms = msSince(t1);
     } else {
+      if (r64) o.what = "tag = ((h mod 2^130-5) + s) mod 2^128, little-endian, in " + fn.name;
       o.res = prove(c, preR, T == (R + Sv).extract(127, 0), prover.timeoutMs(), shown, cex);
       o.cex = cex;
       o.ms = msSince(t0);
@@ -436,6 +455,99 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
 
 }  // namespace
 
+// 64x64->128 multiplies: `*` on unsigned __int128.
+int countMul128E(const Expr &e) {
+  int n = e.kind == Expr::Bin && e.name == "*" && e.ty.kind == Type::Int && e.ty.bits == 128 ? 1 : 0;
+  for (const auto &a : e.args)
+    if (a) n += countMul128E(*a);
+  return n;
+}
+int countMul128(const Stmt &s) {
+  int n = 0;
+  if (s.e) n += countMul128E(*s.e);
+  if (s.inc) n += countMul128E(*s.inc);
+  for (const StmtP *c : {&s.init, &s.then, &s.els})
+    if (*c) n += countMul128(**c);
+  for (const auto &b : s.body)
+    if (b) n += countMul128(*b);
+  return n;
+}
+
+// A kernel whose job ends in a Poly1305 tag: by its contract role, else by its ABI name
+// (chapoly_k_<target>_seal / _open / _poly1305, emitted/README.md).
+bool producesTag(const Function &k) {
+  Contract ct = contractOf(k);
+  if (ct.present) return ct.role == "aead.seal" || ct.role == "aead.open" || ct.role == "poly1305.oneshot";
+  auto ends = [&](const std::string &suf) {
+    return k.name.size() > suf.size() && k.name.compare(k.name.size() - suf.size(), suf.size(), suf) == 0;
+  };
+  return k.name.rfind("chapoly_k_", 0) == 0 && (ends("_seal") || ends("_open") || ends("_poly1305"));
+}
+
+// Closed world for files with contracts: every reachable helper has a contract whose role this
+// verifier proves, or is glue with no multiply and no loop (its value is part of the proofs it is
+// inlined into); every 64x64->128 multiply lies in a contract-covered helper or loop.
+void closedWorld(const File &f, const Function &kernel, const BoundsOptions &opt, KernelResult &kr) {
+  for (int fi : reachable(f, kernel)) {
+    const Function &fn = f.funcs[(size_t)fi];
+    if (&fn == &kernel) continue;
+    Contract ct = contractOf(fn);
+    std::vector<const Stmt *> loops;
+    loopsIn(*fn.body, loops);
+    int muls = countMul128(*fn.body), covered = 0;
+    for (const Stmt *lp : loops)
+      if (contractOf(*lp).role == "poly1305.blocks") covered += countMul128(*lp->then);
+    Obligation &o = addObl(kr, f, "closed-world", fn.loc, "helper " + fn.name, fn.name);
+    if (!selected(opt, o)) {
+      o.skipped = true;
+      continue;
+    }
+    if (ct.present) {
+      o.what = "helper " + fn.name + ": contract " + ct.role;
+      bool proved = ct.role == "poly1305.clamp" || ct.role == "poly1305.final" || ct.role == "chacha20.block" ||
+                    ct.role == "poly1305.blocks";
+      if (ct.role == "poly1305.blocks" || ct.role == "poly1305.clamp" || ct.role == "poly1305.final") {
+        // its proof is an obligation of the same kernel (block-step / clamp / final-reduction)
+      }
+      if (!proved) {
+        o.res = Res::FAILED;
+        o.cex = "role " + ct.role + " is not a helper role the verifier proves";
+      } else if (muls > covered && ct.role != "poly1305.blocks") {
+        o.res = Res::FAILED;
+        o.cex = std::to_string(muls - covered) + " 64x64->128 multiply(ies) in " + fn.name +
+                " outside a poly1305.blocks loop contract";
+      }
+      continue;
+    }
+    if (muls > covered) {
+      o.res = Res::FAILED;
+      o.cex = std::to_string(muls - covered) + " 64x64->128 multiply(ies) in " + fn.name +
+              " with no chapoly-contract covering them (closed world)";
+    } else if (!loops.empty() && covered == 0) {
+      o.res = Res::FAILED;
+      o.cex = fn.name + " has a loop and no chapoly-contract: the verifier has no proof for it";
+    } else {
+      o.what = "helper " + fn.name + ": glue without multiplies or loops, proved where it is inlined";
+    }
+  }
+  // The kernel's own loops with 64x64->128 multiplies need a poly1305.blocks contract too.
+  std::vector<const Stmt *> loops;
+  loopsIn(*kernel.body, loops);
+  int muls = countMul128(*kernel.body), covered = 0;
+  for (const Stmt *lp : loops)
+    if (contractOf(*lp).role == "poly1305.blocks") covered += countMul128(*lp->then);
+  if (muls > covered) {
+    Obligation &o = addObl(kr, f, "closed-world", kernel.loc, "kernel " + kernel.name, kernel.name);
+    if (!selected(opt, o)) {
+      o.skipped = true;
+    } else {
+      o.res = Res::FAILED;
+      o.cex = std::to_string(muls - covered) + " 64x64->128 multiply(ies) in " + kernel.name +
+              " outside a poly1305.blocks loop contract";
+    }
+  }
+}
+
 // The helpers a kernel may reach, by role: a helper the verifier does not know would carry no
 // value proof, so it is a failure, never skipped (a renamed helper fails loudly).
 static bool knownHelper(const std::string &n, const BoundsOptions &opt) {
@@ -451,10 +563,16 @@ static bool knownHelper(const std::string &n, const BoundsOptions &opt) {
 void proveSemantics(const File &f, const Function &kernel, Prover &prover, const BoundsOptions &opt,
                     KernelResult &kr) {
   proveFinal(f, prover, opt, kr);
+  const bool contracts = usesContracts(f);
+  if (contracts) proveScalarContracts(f, kernel, opt, kr);
   {
-    // A kernel that computes Poly1305 must end in a proved final reduction.
+    // A kernel that computes Poly1305 must end in a proved final reduction: one that multiplies
+    // with IFMA or 64x64->128, or whose role (contract, else the ABI name) produces a tag.
     bool poly = false, fin = false;
-    for (int fi : reachable(f, kernel)) poly = poly || countIntrinsic(*f.funcs[(size_t)fi].body, "_mm512_madd52lo_epu64") > 0;
+    for (int fi : reachable(f, kernel))
+      poly = poly || countIntrinsic(*f.funcs[(size_t)fi].body, "_mm512_madd52lo_epu64") > 0 ||
+             countMul128(*f.funcs[(size_t)fi].body) > 0;
+    poly = poly || producesTag(kernel);
     for (const auto &o : kr.obligations) fin = fin || o.kind == "final-reduction";
     if (poly && !fin) {
       Obligation &o = addObl(kr, f, "final-reduction", kernel.loc, "no final-reduction helper", kernel.name);
@@ -466,8 +584,10 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
         o.skipped = true;
       }
     }
+    if (contracts) closedWorld(f, kernel, opt, kr);
     for (int fi : reachable(f, kernel)) {
       const Function &fn = f.funcs[(size_t)fi];
+      if (contracts) break;  // helpers are known by their contracts (closedWorld), not by name
       if (&fn == &kernel || knownHelper(fn.name, opt)) continue;
       bool boundsOnly = false;
       for (const auto &m : fn.markers) boundsOnly = boundsOnly || m.rfind("chapoly-bounds-only", 0) == 0;
