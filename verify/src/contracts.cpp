@@ -12,7 +12,7 @@ using json = nlohmann::json;
 const std::vector<std::string> &contractRoles() {
   static const std::vector<std::string> r = {"poly1305.clamp",  "poly1305.blocks", "poly1305.final",
                                              "poly1305.oneshot", "chacha20.block",  "chacha20.xor",
-                                             "aead.seal",        "aead.open"};
+                                             "aead.seal",        "aead.open",       "bytes.load_partial"};
   return r;
 }
 
@@ -94,7 +94,18 @@ bool parseContract(const std::string &text, SrcLoc at, Contract &c, std::string 
     out = j[k].get<std::string>();
     return true;
   };
-  if (!str("msg", c.msg) || !str("pad", c.pad) || !str("spec", c.spec)) return false;
+  if (j.contains("msg") && j["msg"].is_array()) {
+    if (!strList(j, "msg", c.msgWords, err)) return false;
+  } else if (!str("msg", c.msg)) {
+    return false;
+  }
+  if (j.contains("pad") && j["pad"].is_number_unsigned()) {
+    c.padConst = true;
+    c.padValue = j["pad"].get<unsigned>();
+  } else if (!str("pad", c.pad)) {
+    return false;
+  }
+  if (!str("spec", c.spec) || !str("src", c.src) || !str("len", c.len) || !str("marker", c.marker)) return false;
   auto num = [&](const char *k, unsigned &out) {
     if (!j.contains(k)) return true;
     if (!j[k].is_number_unsigned()) {
@@ -104,9 +115,16 @@ bool parseContract(const std::string &text, SrcLoc at, Contract &c, std::string 
     out = j[k].get<unsigned>();
     return true;
   };
-  if (!num("block_bytes", c.blockBytes) || !num("radix", c.radix)) return false;
-  if (c.role == "poly1305.blocks" && (c.acc.size() != 3 || c.key.size() != 2 || c.msg.empty())) {
-    err = "a poly1305.blocks contract needs \"acc\" (3 limbs), \"key\" (r0, r1) and \"msg\"";
+  if (!num("block_bytes", c.blockBytes) || !num("radix", c.radix) || !num("max_len", c.maxLen)) return false;
+  if (c.role == "poly1305.blocks" &&
+      (c.acc.size() != 3 || c.key.size() != 2 || (c.msg.empty() && c.msgWords.size() != 2) ||
+       c.blockBytes == 0 || c.blockBytes % 16 != 0)) {
+    err = "a poly1305.blocks contract needs \"acc\" (3 limbs), \"key\" (r0, r1), \"msg\" (a pointer, or two "
+          "64-bit words) and \"block_bytes\" a multiple of 16";
+    return false;
+  }
+  if (c.role == "bytes.load_partial" && (c.out.size() != 2 || c.src.empty() || c.len.empty() || c.maxLen > 15)) {
+    err = "a bytes.load_partial contract needs \"out\" (two words), \"src\", \"len\" and \"max_len\" <= 15";
     return false;
   }
   if (c.role == "poly1305.final" && (c.acc.empty() || c.s.empty())) {

@@ -24,6 +24,11 @@ struct Contract {
   std::vector<std::string> derivedOut;     // clamp: s1
   std::vector<std::string> s;              // final: s limbs, low first
   std::string msg, pad, keyPtr;            // blocks: message pointer, pad; clamp: key pointer
+  std::vector<std::string> msgWords;       // blocks helper: the message as 64-bit words (m0, m1)
+  bool padConst = false;                   // blocks: "pad" given as a number (padValue)
+  unsigned padValue = 0;
+  std::string src, len, marker;            // bytes.load_partial: source pointer, length, marker byte
+  unsigned maxLen = 15;
   unsigned blockBytes = 16, radix = 0;
   std::string spec;
   SrcLoc loc;

@@ -355,7 +355,10 @@ struct Eval {
     }
     std::string k = p.region + "|" + offKey(*p.off) + "|" + std::to_string(p.bits);
     auto it = mem.find(k);
-    if (it != mem.end()) return it->second;
+    if (it != mem.end()) {
+      if (reads && it->second.k == V::Int) reads->push_back(Read{p.region, *p.off, *it->second.v});
+      return it->second;
+    }
     std::string name = p.region + "[" + offKey(*p.off) + "]" + (p.bits == 8 ? "" : ":" + std::to_string(p.bits));
     V r = intV(atom(name), p.bits, maxOf(p.bits));
     if (p.bits == 8) noteByte(p.region, *p.off, *r.v);
@@ -668,14 +671,120 @@ struct Eval {
       slots.erase({ctx, pv});
       slots.emplace(std::make_pair(ctx, pv), val);
     }
+    const bool step = ct.present && ct.role == "poly1305.blocks" && ct.msgWords.size() == 2;
+    StepCall sc(c);
+    if (step) beginStep(fn, ct, fr, ctx, sc);
     frames.push_back(fr);
     chain.push_back(F.path + ":" + std::to_string(e.loc.line));
     exec(*fn.body);
     if (ct.present && ct.role == "poly1305.clamp") checkClamp(fn, ct, e.loc);
+    if (step) endStep(fn, ct, sc, e.loc);
     Frame done = frames.back();
     frames.pop_back();
     chain.pop_back();
     return done.ret;
+  }
+
+  // ---- a block-step helper (poly1305.blocks on a function, the message as two words) ----
+  // Each call is proved on its own, with the accumulator replaced by fresh atoms:
+  //   H' = (H + m0 + 2^64 m1 + pad 2^128) (r0 + 2^64 r1) (mod p), r the clamped key;
+  // then the caller's accumulator becomes a fresh value Hk with the proved relation recorded
+  // (stepDefs), so that steps compose without expanding every carry of every step.
+  struct StepCall {
+    explicit StepCall(z3::context &cc) : hold(cc) {}
+    std::vector<std::pair<int, int>> acc;  // caller slots of the accumulator limbs
+    z3::expr hold;
+    std::vector<z3::expr> hin;
+    int m0 = -1, m1 = -1, pad = -1, r0 = -1, r1 = -1;
+    int ctx = 0;
+  };
+  struct StepDef {
+    std::string atom;
+    z3::expr def;
+  };
+  std::vector<StepDef> stepDefs;
+  int paramByName(const Function &fn, const std::string &n) {
+    for (int p : fn.params)
+      if (F.vars[(size_t)p].name == n) return p;
+    return -1;
+  }
+  void beginStep(const Function &fn, const Contract &ct, Frame &fr, int ctx, StepCall &sc) {
+    sc.ctx = ctx;
+    z3::expr hold = c.int_val(0);
+    for (int i = 0; i < 3; ++i) {
+      int pv = paramByName(fn, ct.acc[(size_t)i]);
+      if (pv < 0 || !fr.refs.count(pv)) fail(fn.loc, "accumulator limb " + ct.acc[(size_t)i] + " is not a reference parameter");
+      auto k = fr.refs.at(pv);
+      sc.acc.push_back(k);
+      V &cur = slots.at(k);
+      if (cur.k != V::Int) fail(fn.loc, "accumulator limb " + ct.acc[(size_t)i] + " is not an integer");
+      hold = hold + pow2big(64 * (unsigned)i) * *cur.v;
+      z3::expr a = atom(ct.acc[(size_t)i] + "@in#" + std::to_string(fresh++));
+      sc.hin.push_back(a);
+      cur = intV(a, 64, maxOf(64));
+    }
+    sc.hold = hold;
+    sc.m0 = paramByName(fn, ct.msgWords[0]);
+    sc.m1 = paramByName(fn, ct.msgWords[1]);
+    sc.pad = ct.padConst ? -1 : paramByName(fn, ct.pad);
+    sc.r0 = paramByName(fn, ct.key[0]);
+    sc.r1 = paramByName(fn, ct.key[1]);
+    if (sc.m0 < 0 || sc.m1 < 0 || sc.r0 < 0 || sc.r1 < 0 || (!ct.padConst && sc.pad < 0))
+      fail(fn.loc, "the poly1305.blocks contract of " + fn.name + " names a parameter it does not have");
+  }
+  z3::expr paramVal(const StepCall &sc, int pv) {
+    auto it = slots.find({sc.ctx, pv});
+    if (it == slots.end() || it->second.k != V::Int) fail({}, "a block-step argument is not an integer");
+    return *it->second.v;
+  }
+  void endStep(const Function &fn, const Contract &ct, StepCall &sc, SrcLoc at) {
+    Claim cl;
+    cl.kind = "block-step";
+    cl.loc = fn.loc;
+    cl.what = "every call of " + fn.name + ": h' = (h + m0 + 2^64 m1 + pad*2^128) * r mod 2^130-5, r the clamped key";
+    z3::expr Hf = sc.hin[0] + pow2big(64) * sc.hin[1] + pow2big(128) * sc.hin[2];
+    z3::expr H2 = c.int_val(0);
+    for (int i = 0; i < 3; ++i) H2 = H2 + pow2big(64 * (unsigned)i) * *slots.at(sc.acc[(size_t)i]).v;
+    z3::expr M = paramVal(sc, sc.m0) + pow2big(64) * paramVal(sc, sc.m1);
+    z3::expr P = ct.padConst ? c.int_val(ct.padValue) : paramVal(sc, sc.pad);
+    z3::expr r0 = paramVal(sc, sc.r0), r1 = paramVal(sc, sc.r1);
+    z3::expr R = r0 + pow2big(64) * r1;
+    std::string k0, k1;
+    std::string why = clampedLimb(r0, kClamp0, k0, 0);
+    if (why.empty()) why = clampedLimb(r1, kClamp1, k1, 1);
+    if (why.empty() && !offsetPair(k0, k1)) why = "r1's key bytes do not follow r0's";
+    if (why.empty()) {
+      z3::expr D = (H2.simplify(som) - ((Hf + M + P * pow2big(128)) * R).simplify(som)).simplify(som);
+      std::string bad1 = firstNonzeroModP(D);
+      if (!bad1.empty()) why = "h' - (h + m + pad*2^128)*r is not 0 mod 2^130-5: " + bad1;
+    } else {
+      why = "r = r0 + 2^64 r1 passed is not the clamped key: " + why;
+    }
+    if (!why.empty()) {
+      cl.ok = false;
+      cl.cex = why + " (call at " + where(at) + ")";
+    } else {
+      cl.note = "r = " + k0 + " & 0x0ffffffc0fffffff + 2^64 (" + k1 + " & 0x0ffffffc0ffffffc)";
+    }
+    claims.push_back(cl);
+    // The caller continues with the proved value: a fresh Hk = (H + m + pad 2^128) r (mod p).
+    std::string hk = "H#" + std::to_string(fresh++);
+    z3::expr Hk = atom(hk);
+    z3::expr h1k = atom(hk + ".1"), h2k = atom(hk + ".2");
+    stepDefs.push_back(StepDef{hk, (sc.hold + M + P * pow2big(128)) * R});
+    slots.at(sc.acc[0]) = intV(Hk - pow2big(64) * h1k - pow2big(128) * h2k, 64, maxOf(64));
+    slots.at(sc.acc[1]) = intV(h1k, 64, maxOf(64));
+    slots.at(sc.acc[2]) = intV(h2k, 64, maxOf(64));
+  }
+  // Replaces the step atoms recorded from index `from` on by their definitions, latest first.
+  z3::expr expandSteps(z3::expr e, size_t from) {
+    for (size_t i = stepDefs.size(); i-- > from;) {
+      z3::expr_vector a(c), b(c);
+      a.push_back(atom(stepDefs[i].atom));
+      b.push_back(stepDefs[i].def);
+      e = e.substitute(a, b);
+    }
+    return e;
   }
 
   void havocMemory() { mem.clear(); }
@@ -1012,8 +1121,9 @@ struct Eval {
     Claim cl;
     cl.kind = "block-step";
     cl.loc = s.loc;
-    cl.what = "h' = (h + m + pad*2^128) * r mod 2^130-5, r the clamped key, next block 16 bytes on, in " +
-              frames.back().fn->name;
+    cl.what = "h' = (...((h + m_1 + pad*2^128) r + m_2 + ...) r for the " + std::to_string(ct.blockBytes / 16) +
+              " block(s) of each iteration, mod 2^130-5, r the clamped key, the next iteration " +
+              std::to_string(ct.blockBytes) + " bytes on, in " + frames.back().fn->name;
     auto bad = [&](const std::string &why) {
       cl.ok = false;
       cl.cex = why;
@@ -1059,6 +1169,7 @@ struct Eval {
     if (m0.k != V::Ptr) return bad("message " + ct.msg + " is not a pointer");
     std::vector<Read> rd;
     reads = &rd;
+    const size_t defs0 = stepDefs.size();
     try {
       if (s.e) eval(*s.e);
       exec(*s.then);
@@ -1096,13 +1207,18 @@ struct Eval {
       if (!byOff.count(dv)) byOff.emplace(dv, r.val);
     }
     if (hi - lo + 1 != (long long)ct.blockBytes || byOff.size() != ct.blockBytes) {
+      // (a loop body reads exactly block_bytes consecutive bytes of the message)
       slots = saved, mem = savedMem;
       return bad("the body reads " + std::to_string(byOff.size()) + " bytes spanning " + std::to_string(hi - lo + 1) +
                  " of " + ct.msg + ", not one " + std::to_string(ct.blockBytes) + "-byte block");
     }
     z3::expr blk = (base + c.int_val((int)lo)).simplify(som);
-    z3::expr M = c.int_val(0);
-    for (unsigned j = 0; j < ct.blockBytes; ++j) M = M + pow2big(8 * j) * byOff.at(lo + (long long)j);
+    std::vector<z3::expr> Ms;
+    for (unsigned b = 0; b < ct.blockBytes / 16; ++b) {
+      z3::expr M = c.int_val(0);
+      for (unsigned j = 0; j < 16; ++j) M = M + pow2big(8 * j) * byOff.at(lo + (long long)(16 * b + j));
+      Ms.push_back(M);
+    }
     // Next iteration: the block offset with the head values replaced by the end values.
     {
       z3::expr_vector from(c), to(c);
@@ -1130,15 +1246,17 @@ struct Eval {
                    std::to_string(ct.blockBytes));
       }
     }
-    z3::expr P = pad >= 0 ? *slot(pad).v : c.int_val(0);
-    (void)P;
-    z3::expr padEntry = c.int_val(0);
+    z3::expr padEntry = ct.padConst ? c.int_val(ct.padValue) : c.int_val(0);
     if (pad >= 0) padEntry = *slot(pad).v;
     z3::expr two64 = pow2big(64), two128 = pow2big(128);
     z3::expr H = h[0] + two64 * h[1] + two128 * h[2];
-    z3::expr H2 = h2[0] + two64 * h2[1] + two128 * h2[2];
+    z3::expr H2 = expandSteps(h2[0] + two64 * h2[1] + two128 * h2[2], defs0);
+    stepDefs.erase(stepDefs.begin() + (long)defs0, stepDefs.end());
     z3::expr R = r0 + two64 * r1;
-    z3::expr X = ((H + M + padEntry * two128) * R).simplify(som);
+    z3::expr X = H;
+    for (const auto &M : Ms) X = (X + M + padEntry * two128) * R;
+    X = X.simplify(som);
+    z3::expr M = Ms[0];
     z3::expr D = (H2.simplify(som) - X).simplify(som);
     if (getenv("CHAPOLY_VERIFY_TRACE")) fprintf(stderr, "X = %s\n", X.to_string().substr(0, 600).c_str());
     slots = saved;
@@ -1185,6 +1303,70 @@ struct Eval {
 };
 
 }  // namespace
+
+bool provePartialLoad(const File &f, const Function &fn, std::string &what, std::string &cex) {
+  Contract ct = contractOf(fn);
+  what = "for every " + ct.len + " = 0.." + std::to_string(ct.maxLen) + ": " + ct.out[0] + " + 2^64 " + ct.out[1] +
+         " = le(" + ct.src + "[0.." + ct.len + ")) + " + (ct.marker.empty() ? std::string("0") : ct.marker) + " * 2^(8 " +
+         ct.len + "), in " + fn.name;
+  for (unsigned n = 0; n <= ct.maxLen; ++n) {
+    z3::context c;
+    Eval ev(f, c);
+    ev.frames.push_back(Eval::Frame{1, &fn, {}, false, V{}});
+    int outv[2] = {-1, -1}, src = -1, len = -1, marker = -1;
+    for (int p : fn.params) {
+      const Var &v = f.vars[(size_t)p];
+      if (v.name == ct.out[0]) outv[0] = p;
+      if (v.name == ct.out[1]) outv[1] = p;
+      if (v.name == ct.src) src = p;
+      if (v.name == ct.len) len = p;
+      if (v.name == ct.marker) marker = p;
+    }
+    if (outv[0] < 0 || outv[1] < 0 || src < 0 || len < 0 || !f.vars[(size_t)outv[0]].isRef ||
+        !f.vars[(size_t)outv[1]].isRef) {
+      cex = "the contract names parameters " + fn.name + " does not have (out must be references)";
+      return false;
+    }
+    for (int i = 0; i < 2; ++i) {
+      ev.frames.back().refs[outv[i]] = {0x7fff, outv[i]};
+      ev.slots.emplace(std::make_pair(0x7fff, outv[i]), ev.intV(ev.atom("unset" + std::to_string(i)), 64, maxOf(64)));
+    }
+    V sp;
+    sp.k = V::Ptr;
+    sp.bits = 8;
+    sp.region = ct.src;
+    sp.v = std::make_shared<z3::expr>(c.int_val(0));
+    ev.slots.emplace(std::make_pair(1, src), sp);
+    ev.slots.emplace(std::make_pair(1, len), ev.intV(c.int_val(n), f.vars[(size_t)len].ty.bits, n));
+    z3::expr mk = c.int_val(0);
+    if (marker >= 0) {
+      mk = ev.atom(ct.marker);
+      ev.slots.emplace(std::make_pair(1, marker), ev.intV(mk, f.vars[(size_t)marker].ty.bits, maxOf(f.vars[(size_t)marker].ty.bits)));
+    }
+    try {
+      ev.exec(*fn.body);
+    } catch (Stop &) {
+      cex = ct.len + " = " + std::to_string(n) + ": cannot evaluate " + fn.name + ": " + ev.err;
+      return false;
+    }
+    z3::expr got = *ev.slots.at({0x7fff, outv[0]}).v + ev.pow2big(64) * *ev.slots.at({0x7fff, outv[1]}).v;
+    z3::expr want = mk * ev.pow2big(8 * n);
+    for (unsigned i = 0; i < n; ++i) {
+      z3::expr b(c);
+      if (!ev.byteAt(ct.src, c.int_val((int)i), b)) {
+        cex = ct.len + " = " + std::to_string(n) + ": byte " + std::to_string(i) + " of " + ct.src + " is never read";
+        return false;
+      }
+      want = want + ev.pow2big(8 * i) * b;
+    }
+    z3::expr d = (got - want).simplify(ev.som);
+    if (!(d.is_numeral() && d.get_decimal_string(0) == "0")) {
+      cex = ct.len + " = " + std::to_string(n) + ": the words differ from the padded block by " + d.to_string();
+      return false;
+    }
+  }
+  return true;
+}
 
 void proveScalarContracts(const File &f, const Function &kernel, const BoundsOptions &opt, KernelResult &kr) {
   (void)opt;

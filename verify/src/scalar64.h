@@ -30,4 +30,8 @@ namespace cv {
 /// Adds the clamp, block-step and closed-world obligations of `kernel` (a file with contracts).
 void proveScalarContracts(const File &f, const Function &kernel, const BoundsOptions &opt, KernelResult &kr);
 
+/// A `bytes.load_partial` helper: for every length n = 0..max_len, the two output words are the
+/// n source bytes, little-endian, with the marker byte at n and zeros above (exactly).
+bool provePartialLoad(const File &f, const Function &fn, std::string &what, std::string &cex);
+
 }  // namespace cv
