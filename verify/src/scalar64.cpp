@@ -359,9 +359,12 @@ struct Eval {
       if (reads && it->second.k == V::Int) reads->push_back(Read{p.region, *p.off, *it->second.v});
       return it->second;
     }
-    std::string name = p.region + "[" + offKey(*p.off) + "]" + (p.bits == 8 ? "" : ":" + std::to_string(p.bits));
+    // Memory outside the kernel's local arrays: one atom per place and write epoch (any write to
+    // it, through any pointer, or any forgotten effect starts a new epoch: pointers may alias).
+    std::string er = p.region + (epoch ? "@" + std::to_string(epoch) : "");
+    std::string name = er + "[" + offKey(*p.off) + "]" + (p.bits == 8 ? "" : ":" + std::to_string(p.bits));
     V r = intV(atom(name), p.bits, maxOf(p.bits));
-    if (p.bits == 8) noteByte(p.region, *p.off, *r.v);
+    if (p.bits == 8) noteByte(er, *p.off, *r.v);
     if (reads) reads->push_back(Read{p.region, *p.off, *r.v});
     return r;
   }
@@ -398,8 +401,12 @@ struct Eval {
       it->second.arr = copy;
       return;
     }
+    // A write through one pointer may change what any other pointer reads: later reads of other
+    // places get fresh atoms (the writes themselves are kept and read back exactly).
+    ++epoch;
     mem[p.region + "|" + offKey(*p.off) + "|" + std::to_string(p.bits)] = val;
   }
+  unsigned epoch = 0;
 
   // ---- expressions ----
   int decide(const V &v) {
@@ -787,7 +794,10 @@ struct Eval {
     return e;
   }
 
-  void havocMemory() { mem.clear(); }
+  void havocMemory() {
+    mem.clear();
+    ++epoch;
+  }
 
   // ---- statements ----
   void exec(const Stmt &s) {
@@ -920,6 +930,15 @@ struct Eval {
   }
 
   void havocLoop(const Stmt &s, const std::set<int> &vars, const std::map<int, Invariant> &inv) {
+    // Local arrays may be written through pointers the loop moves: forget them all.
+    for (auto &[k, v] : slots)
+      if (v.k == V::Arr) {
+        Type t;
+        t.kind = Type::Array;
+        t.bits = v.bits;
+        t.count = v.arr->size();
+        v = opaque(t, F.vars[(size_t)k.second].name + "@L" + std::to_string(s.loc.line));
+      }
     for (int v : vars) {
       const Var &var = F.vars[(size_t)v];
       auto k = key(v);
