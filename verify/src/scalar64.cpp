@@ -977,8 +977,6 @@ struct Eval {
     // by forgetting what it writes.
     auto saved = slots;
     auto savedMem = mem;
-    auto savedFresh = fresh;
-    (void)savedFresh;
     bool unrolled = false;
     try {
       for (unsigned it = 0; it <= unrollCap; ++it) {
