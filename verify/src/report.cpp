@@ -69,6 +69,7 @@ std::vector<std::pair<std::string, std::string>> obligationKinds() {
                 "exactly"},
       {"closed-world", "a reachable helper has a contract the verifier proves (or is loop- and multiply-free "
                        "glue); every 64x64->128 multiply is covered by a contract"},
+      {"final-call", "a call of the poly1305.final helper passes s = le128(key[16..31]) of the key the clamp read"},
       {"chacha-block", "a scalar chacha20.block helper: 20 rounds + feed-forward equal RFC 8439 2.3"},
   };
 }

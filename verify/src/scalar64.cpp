@@ -686,6 +686,7 @@ struct Eval {
     exec(*fn.body);
     if (ct.present && ct.role == "poly1305.clamp") checkClamp(fn, ct, e.loc);
     if (step) endStep(fn, ct, sc, e.loc);
+    if (ct.present && ct.role == "poly1305.final") checkFinalCall(fn, ct, ctx, e.loc);
     Frame done = frames.back();
     frames.pop_back();
     chain.pop_back();
@@ -929,6 +930,45 @@ struct Eval {
     return out;
   }
 
+  // Whether `s` (with the helpers it calls) may store to memory other than a local array of
+  // its own function: only then must later reads of pointer memory start a new epoch.
+  bool mayWriteMemory(const Stmt &s) {
+    bool any = false;
+    std::set<const Function *> seen;
+    std::function<void(const Stmt &)> st;
+    std::function<void(const Expr &)> ex = [&](const Expr &e) {
+      if (any) return;
+      if (e.kind == Expr::Assign || e.kind == Expr::IncDec) {
+        const Expr *t = e.args[0].get();
+        while (t->kind == Expr::Cast) t = t->args[0].get();
+        if (t->kind == Expr::Deref) any = true;
+        if (t->kind == Expr::Index) {
+          const Expr *b = t->args[0].get();
+          while (b->kind == Expr::Cast) b = b->args[0].get();
+          if (!(b->kind == Expr::Var && F.vars[(size_t)b->var].ty.kind == Type::Array && !F.vars[(size_t)b->var].isParam))
+            any = true;
+        }
+      }
+      if (e.kind == Expr::Call && e.fn >= 0) {
+        const Function &fn = F.funcs[(size_t)e.fn];
+        if (seen.insert(&fn).second && fn.body) st(*fn.body);
+      }
+      for (const auto &a : e.args)
+        if (a) ex(*a);
+    };
+    st = [&](const Stmt &x) {
+      if (any) return;
+      if (x.e) ex(*x.e);
+      if (x.inc) ex(*x.inc);
+      for (const StmtP *c2 : {&x.init, &x.then, &x.els})
+        if (*c2) st(**c2);
+      for (const auto &b : x.body)
+        if (b) st(*b);
+    };
+    st(s);
+    return any;
+  }
+
   void havocLoop(const Stmt &s, const std::set<int> &vars, const std::map<int, Invariant> &inv) {
     // Local arrays may be written through pointers the loop moves: forget them all.
     for (auto &[k, v] : slots)
@@ -953,7 +993,11 @@ struct Eval {
       if (it != inv.end() && n.k == V::Int) n.hi = std::min(n.hi, it->second.bound);
       setSlot(v, n);
     }
-    havocMemory();
+    if (mayWriteMemory(s)) {
+      havocMemory();
+    } else {
+      mem.clear();  // values written before the loop are still there, but keep it simple: re-read
+    }
   }
 
   void loop(const Stmt &s) {
@@ -1106,14 +1150,46 @@ struct Eval {
       cl.cex = why + " (called at " + where(at) + ")";
     } else {
       cl.note = "r0 = " + k0 + " & 0x0ffffffc0fffffff, r1 = " + k1 + " & 0x0ffffffc0ffffffc";
+      clampKey = k0;
     }
     claims.push_back(cl);
   }
   // "le64(R + a)" and "le64(R + b)" with b = a + 8.
-  bool offsetPair(const std::string &a, const std::string &b) {
+  bool offsetPair(const std::string &a, const std::string &b, unsigned d = 8) {
     size_t pa = a.find(" + "), pb = b.find(" + ");
     if (pa == std::string::npos || pb == std::string::npos || a.substr(0, pa) != b.substr(0, pb)) return false;
-    return offsetDiff(a.substr(pa + 3, a.size() - pa - 4), b.substr(pb + 3, b.size() - pb - 4), 8);
+    return offsetDiff(a.substr(pa + 3, a.size() - pa - 4), b.substr(pb + 3, b.size() - pb - 4), d);
+  }
+
+  // At a call of the poly1305.final helper: s = s0 + 2^64 s1 is le128 of the 16 key bytes right
+  // after the 16 the clamp read (RFC 8439 2.5: the key is r || s).
+  std::string clampKey;  // "le64(region + offset)" of r0, from the last clamp that proved
+  void checkFinalCall(const Function &fn, const Contract &ct, int ctx, SrcLoc at) {
+    Claim cl;
+    cl.kind = "final-call";
+    cl.loc = at;
+    cl.what = "s passed to " + fn.name + " = le128(key[16..31]) of the key the clamp read";
+    std::string why;
+    std::string w[2];
+    for (int i = 0; i < 2 && why.empty(); ++i) {
+      int pv = i < (int)ct.s.size() ? paramByName(fn, ct.s[(size_t)i]) : -1;
+      auto it = pv < 0 ? slots.end() : slots.find({ctx, pv});
+      if (it == slots.end() || it->second.k != V::Int) {
+        why = "the contract's \"s\" does not name two integer parameters";
+        break;
+      }
+      if (!isLe64(*it->second.v, w[i])) why = ct.s[(size_t)i] + " is not 8 little-endian bytes read from memory";
+    }
+    if (why.empty() && clampKey.empty()) why = "no proved poly1305.clamp precedes it";
+    if (why.empty() && !offsetPair(clampKey, w[0], 16)) why = "s0 is " + w[0] + ", not 16 bytes after r0's " + clampKey;
+    if (why.empty() && !offsetPair(clampKey, w[1], 24)) why = "s1 is " + w[1] + ", not 24 bytes after r0's " + clampKey;
+    if (!why.empty()) {
+      cl.ok = false;
+      cl.cex = why;
+    } else {
+      cl.note = "s = " + w[0] + " + 2^64 " + w[1] + ", r0 = " + clampKey + " & ...";
+    }
+    claims.push_back(cl);
   }
 
   int varByName(const std::string &n) {
