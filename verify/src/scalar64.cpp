@@ -1462,7 +1462,7 @@ bool provePartialLoad(const File &f, const Function &fn, std::string &what, std:
 }
 
 void proveScalarContracts(const File &f, const Function &kernel, const BoundsOptions &opt, KernelResult &kr) {
-  (void)opt;
+  const size_t first = kr.obligations.size();
   auto t0 = std::chrono::steady_clock::now();
   z3::context c;
   Eval ev(f, c);
@@ -1500,6 +1500,16 @@ void proveScalarContracts(const File &f, const Function &kernel, const BoundsOpt
       o.cex = cl.cex;
     }
   }
+  // --obligation: the claims are all evaluated (one walk of the kernel), but only the selected
+  // ones count.
+  if (!opt.onlyObligation.empty())
+    for (size_t i = first; i < kr.obligations.size(); ++i) {
+      Obligation &o = kr.obligations[i];
+      const std::string &q = opt.onlyObligation;
+      bool sel = q == std::to_string(o.id) || q == o.kind || q == o.kind + ":" + std::to_string(o.loc.line) ||
+                 q == std::to_string(o.loc.line);
+      if (!sel) o.skipped = true;
+    }
   if (!fatal.empty()) {
     Obligation o;
     o.kind = "block-step";
