@@ -65,6 +65,12 @@ std::vector<std::pair<std::string, std::string>> obligationKinds() {
                  "value mod 2^130-5, with the multiply by its proved contract"},
       {"call-contract", "a helper that takes key powers receives exactly the q/qs/rl/rls p1305_setup returned"},
       {"chacha-round", "a vector double round equals RFC 8439's quarter rounds on columns and diagonals"},
+      {"clamp", "a poly1305.clamp helper: r = le128(key[0..15]) & RFC 8439's clamp mask, s1 = r1 + (r1 >> 2) "
+                "exactly"},
+      {"closed-world", "a reachable helper has a contract the verifier proves (or is loop- and multiply-free "
+                       "glue); every 64x64->128 multiply is covered by a contract"},
+      {"final-call", "a call of the poly1305.final helper passes s = le128(key[16..31]) of the key the clamp read"},
+      {"chacha-block", "a scalar chacha20.block helper: 20 rounds + feed-forward equal RFC 8439 2.3"},
   };
 }
 
