@@ -416,6 +416,198 @@ static inline void chacha20_lanes4(uint8_t out[256], const uint8_t key[32], cons
 }
 
 // spec: spec/avx2_mul64.toml:23 chacha20.bulk_blocks
+// 8 ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+7, one block per 128-bit lane
+// (rows a, b, c, d in ymm; 4 set(s) of two blocks interleaved): out = 512 bytes of keystream.
+// chapoly-contract: {"role":"chacha20.block","blocks":8,"out":"out","key":"key","nonce":"nonce","counter":"counter","spec":"spec/avx2_mul64.toml:23"}
+static inline void chacha20_lanes8(uint8_t out[512], const uint8_t key[32], const uint8_t nonce[12], uint32_t counter) {
+  // Byte shuffles that rotate every 32-bit word left by 16 and by 8.
+  __m256i rot16 = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+  __m256i rot8 = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
+  // Rows of the input state, the same in both lanes but for the counter word of row d.
+  __m256i ja = _mm256_setr_epi32((int)0x61707865, (int)0x3320646e, (int)0x79622d32, (int)0x6b206574, (int)0x61707865, (int)0x3320646e, (int)0x79622d32, (int)0x6b206574);
+  __m256i jb = _mm256_setr_epi32((int)load32_le(key), (int)load32_le(key + 4), (int)load32_le(key + 8), (int)load32_le(key + 12), (int)load32_le(key), (int)load32_le(key + 4), (int)load32_le(key + 8), (int)load32_le(key + 12));
+  __m256i jc = _mm256_setr_epi32((int)load32_le(key + 16), (int)load32_le(key + 20), (int)load32_le(key + 24), (int)load32_le(key + 28), (int)load32_le(key + 16), (int)load32_le(key + 20), (int)load32_le(key + 24), (int)load32_le(key + 28));
+  __m256i jd0 = _mm256_setr_epi32((int)counter, (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8), (int)(counter + 1), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8));
+  __m256i jd1 = _mm256_setr_epi32((int)(counter + 2), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8), (int)(counter + 3), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8));
+  __m256i jd2 = _mm256_setr_epi32((int)(counter + 4), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8), (int)(counter + 5), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8));
+  __m256i jd3 = _mm256_setr_epi32((int)(counter + 6), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8), (int)(counter + 7), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8));
+  __m256i a0 = ja;
+  __m256i b0 = jb;
+  __m256i c0 = jc;
+  __m256i d0 = jd0;
+  __m256i a1 = ja;
+  __m256i b1 = jb;
+  __m256i c1 = jc;
+  __m256i d1 = jd1;
+  __m256i a2 = ja;
+  __m256i b2 = jb;
+  __m256i c2 = jc;
+  __m256i d2 = jd2;
+  __m256i a3 = ja;
+  __m256i b3 = jb;
+  __m256i c3 = jc;
+  __m256i d3 = jd3;
+  // 20 rounds: 10 double rounds.
+  for (size_t i = 0; i < 10; ++i) {
+    // Column round: the four columns of each block at once.
+    a0 = _mm256_add_epi32(a0, b0);
+    a1 = _mm256_add_epi32(a1, b1);
+    a2 = _mm256_add_epi32(a2, b2);
+    a3 = _mm256_add_epi32(a3, b3);
+    d0 = _mm256_xor_si256(d0, a0);
+    d1 = _mm256_xor_si256(d1, a1);
+    d2 = _mm256_xor_si256(d2, a2);
+    d3 = _mm256_xor_si256(d3, a3);
+    d0 = _mm256_shuffle_epi8(d0, rot16);
+    d1 = _mm256_shuffle_epi8(d1, rot16);
+    d2 = _mm256_shuffle_epi8(d2, rot16);
+    d3 = _mm256_shuffle_epi8(d3, rot16);
+    c0 = _mm256_add_epi32(c0, d0);
+    c1 = _mm256_add_epi32(c1, d1);
+    c2 = _mm256_add_epi32(c2, d2);
+    c3 = _mm256_add_epi32(c3, d3);
+    b0 = _mm256_xor_si256(b0, c0);
+    b1 = _mm256_xor_si256(b1, c1);
+    b2 = _mm256_xor_si256(b2, c2);
+    b3 = _mm256_xor_si256(b3, c3);
+    b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+    b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+    b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+    b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+    a0 = _mm256_add_epi32(a0, b0);
+    a1 = _mm256_add_epi32(a1, b1);
+    a2 = _mm256_add_epi32(a2, b2);
+    a3 = _mm256_add_epi32(a3, b3);
+    d0 = _mm256_xor_si256(d0, a0);
+    d1 = _mm256_xor_si256(d1, a1);
+    d2 = _mm256_xor_si256(d2, a2);
+    d3 = _mm256_xor_si256(d3, a3);
+    d0 = _mm256_shuffle_epi8(d0, rot8);
+    d1 = _mm256_shuffle_epi8(d1, rot8);
+    d2 = _mm256_shuffle_epi8(d2, rot8);
+    d3 = _mm256_shuffle_epi8(d3, rot8);
+    c0 = _mm256_add_epi32(c0, d0);
+    c1 = _mm256_add_epi32(c1, d1);
+    c2 = _mm256_add_epi32(c2, d2);
+    c3 = _mm256_add_epi32(c3, d3);
+    b0 = _mm256_xor_si256(b0, c0);
+    b1 = _mm256_xor_si256(b1, c1);
+    b2 = _mm256_xor_si256(b2, c2);
+    b3 = _mm256_xor_si256(b3, c3);
+    b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+    b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+    b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+    b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+    // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+    b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+    c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+    d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+    c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+    d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    b2 = _mm256_shuffle_epi32(b2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+    c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+    d2 = _mm256_shuffle_epi32(d2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    b3 = _mm256_shuffle_epi32(b3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+    c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+    d3 = _mm256_shuffle_epi32(d3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    a0 = _mm256_add_epi32(a0, b0);
+    a1 = _mm256_add_epi32(a1, b1);
+    a2 = _mm256_add_epi32(a2, b2);
+    a3 = _mm256_add_epi32(a3, b3);
+    d0 = _mm256_xor_si256(d0, a0);
+    d1 = _mm256_xor_si256(d1, a1);
+    d2 = _mm256_xor_si256(d2, a2);
+    d3 = _mm256_xor_si256(d3, a3);
+    d0 = _mm256_shuffle_epi8(d0, rot16);
+    d1 = _mm256_shuffle_epi8(d1, rot16);
+    d2 = _mm256_shuffle_epi8(d2, rot16);
+    d3 = _mm256_shuffle_epi8(d3, rot16);
+    c0 = _mm256_add_epi32(c0, d0);
+    c1 = _mm256_add_epi32(c1, d1);
+    c2 = _mm256_add_epi32(c2, d2);
+    c3 = _mm256_add_epi32(c3, d3);
+    b0 = _mm256_xor_si256(b0, c0);
+    b1 = _mm256_xor_si256(b1, c1);
+    b2 = _mm256_xor_si256(b2, c2);
+    b3 = _mm256_xor_si256(b3, c3);
+    b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+    b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+    b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+    b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+    a0 = _mm256_add_epi32(a0, b0);
+    a1 = _mm256_add_epi32(a1, b1);
+    a2 = _mm256_add_epi32(a2, b2);
+    a3 = _mm256_add_epi32(a3, b3);
+    d0 = _mm256_xor_si256(d0, a0);
+    d1 = _mm256_xor_si256(d1, a1);
+    d2 = _mm256_xor_si256(d2, a2);
+    d3 = _mm256_xor_si256(d3, a3);
+    d0 = _mm256_shuffle_epi8(d0, rot8);
+    d1 = _mm256_shuffle_epi8(d1, rot8);
+    d2 = _mm256_shuffle_epi8(d2, rot8);
+    d3 = _mm256_shuffle_epi8(d3, rot8);
+    c0 = _mm256_add_epi32(c0, d0);
+    c1 = _mm256_add_epi32(c1, d1);
+    c2 = _mm256_add_epi32(c2, d2);
+    c3 = _mm256_add_epi32(c3, d3);
+    b0 = _mm256_xor_si256(b0, c0);
+    b1 = _mm256_xor_si256(b1, c1);
+    b2 = _mm256_xor_si256(b2, c2);
+    b3 = _mm256_xor_si256(b3, c3);
+    b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+    b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+    b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+    b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+    b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+    d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+    b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+    d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+    b2 = _mm256_shuffle_epi32(b2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+    d2 = _mm256_shuffle_epi32(d2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+    b3 = _mm256_shuffle_epi32(b3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+    d3 = _mm256_shuffle_epi32(d3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  }
+  // Feed-forward; block 2k + l is lane l of set k: bytes 0..32 are rows a, b, 32..64 rows c, d.
+  a0 = _mm256_add_epi32(a0, ja);
+  b0 = _mm256_add_epi32(b0, jb);
+  c0 = _mm256_add_epi32(c0, jc);
+  d0 = _mm256_add_epi32(d0, jd0);
+  _mm256_storeu_si256((__m256i *)out, _mm256_permute2x128_si256(a0, b0, 32));
+  _mm256_storeu_si256((__m256i *)(out + 32), _mm256_permute2x128_si256(c0, d0, 32));
+  _mm256_storeu_si256((__m256i *)(out + 64), _mm256_permute2x128_si256(a0, b0, 49));
+  _mm256_storeu_si256((__m256i *)(out + 96), _mm256_permute2x128_si256(c0, d0, 49));
+  a1 = _mm256_add_epi32(a1, ja);
+  b1 = _mm256_add_epi32(b1, jb);
+  c1 = _mm256_add_epi32(c1, jc);
+  d1 = _mm256_add_epi32(d1, jd1);
+  _mm256_storeu_si256((__m256i *)(out + 128), _mm256_permute2x128_si256(a1, b1, 32));
+  _mm256_storeu_si256((__m256i *)(out + 160), _mm256_permute2x128_si256(c1, d1, 32));
+  _mm256_storeu_si256((__m256i *)(out + 192), _mm256_permute2x128_si256(a1, b1, 49));
+  _mm256_storeu_si256((__m256i *)(out + 224), _mm256_permute2x128_si256(c1, d1, 49));
+  a2 = _mm256_add_epi32(a2, ja);
+  b2 = _mm256_add_epi32(b2, jb);
+  c2 = _mm256_add_epi32(c2, jc);
+  d2 = _mm256_add_epi32(d2, jd2);
+  _mm256_storeu_si256((__m256i *)(out + 256), _mm256_permute2x128_si256(a2, b2, 32));
+  _mm256_storeu_si256((__m256i *)(out + 288), _mm256_permute2x128_si256(c2, d2, 32));
+  _mm256_storeu_si256((__m256i *)(out + 320), _mm256_permute2x128_si256(a2, b2, 49));
+  _mm256_storeu_si256((__m256i *)(out + 352), _mm256_permute2x128_si256(c2, d2, 49));
+  a3 = _mm256_add_epi32(a3, ja);
+  b3 = _mm256_add_epi32(b3, jb);
+  c3 = _mm256_add_epi32(c3, jc);
+  d3 = _mm256_add_epi32(d3, jd3);
+  _mm256_storeu_si256((__m256i *)(out + 384), _mm256_permute2x128_si256(a3, b3, 32));
+  _mm256_storeu_si256((__m256i *)(out + 416), _mm256_permute2x128_si256(c3, d3, 32));
+  _mm256_storeu_si256((__m256i *)(out + 448), _mm256_permute2x128_si256(a3, b3, 49));
+  _mm256_storeu_si256((__m256i *)(out + 480), _mm256_permute2x128_si256(c3, d3, 49));
+}
+
+// spec: spec/avx2_mul64.toml:23 chacha20.bulk_blocks
 // Eight ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+7, word-sliced: vector k holds
 // word k of all eight blocks. out[0..512) = in[0..512) XOR their keystream.
 // chapoly-contract: {"role":"chacha20.block","blocks":8,"xor":true,"out":"out","in":"in","key":"key","nonce":"nonce","counter":"counter","spec":"spec/avx2_mul64.toml:23"}
@@ -1769,11 +1961,19 @@ static inline void chacha20_xor8_mac(uint8_t *out, const uint8_t *in, const uint
 // buffers must not overlap. Requires len <= 2^38 - 64 (checked by the caller).
 // chapoly-contract: {"role":"aead.seal","radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:29"}
 void chapoly_k_avx2_mul64_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]) {
-  // One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6); blocks 1..3 of the same
-  // pass are the keystream of a message of up to 192 bytes.
+  // One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6); the blocks after it in
+  // the same pass are the keystream of a message of up to 192 (4 blocks) or 448 (8 blocks) bytes.
   // spec: spec/avx2_mul64.toml:23 chacha20.bulk_blocks
-  uint8_t ks[256];
-  chacha20_lanes4(ks, key, nonce, 0);
+  uint8_t ks[512];
+  if (192 >= len) {
+    chacha20_lanes4(ks, key, nonce, 0);
+  } else {
+    if (448 >= len) {
+      chacha20_lanes8(ks, key, nonce, 0);
+    } else {
+      chacha20_lanes4(ks, key, nonce, 0);
+    }
+  }
   // spec: spec/avx2_mul64.toml:29 poly1305.multiplier
   uint64_t r0;
   uint64_t r1;
@@ -1803,8 +2003,8 @@ void chapoly_k_avx2_mul64_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, 
   // absorbed (after encrypting).
   size_t off = 0;
   uint32_t ctr = 1;
-  // Up to 192 bytes: the keystream is ks[64..) from the key pass; one pass, no loop.
-  if (192 >= len) {
+  // Up to 448 bytes: the keystream is ks[64..) from the key pass; one pass, no loop.
+  if (448 >= len) {
     const uint8_t *ct_tail = ct + off;
     for (size_t i = 0; i < len >> 3; ++i) {
       store64_le(ct + off + i * 8, load64_le(pt + off + i * 8) ^ load64_le(ks + 64 + i * 8));
@@ -1849,23 +2049,19 @@ void chapoly_k_avx2_mul64_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, 
         poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct + (off - 512) + i * 16), load64_le(ct + (off - 512) + i * 16 + 8), 1);
       }
     }
-    // The last len % 512 bytes: four blocks (256 bytes) of keystream per pass, xored in by words
-    // and bytes; whole ciphertext blocks, then the zero-padded partial one.
-    // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct","block_bytes":16,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:29"}
-    // chapoly-invariant: h0 <= 0xffffffffffffffff
-    // chapoly-invariant: h1 <= 0xffffffffffffffff
-    // chapoly-invariant: h2 <= 4
-    while (off < len) {
-      chacha20_lanes4(ks, key, nonce, ctr);
-      size_t m = len - off;
-      if (256 < m) {
-        m = 256;
+    // The last len % 512 bytes: one pass of four (up to 256 bytes) or eight blocks of keystream,
+    // xored in by words and bytes; whole ciphertext blocks, then the zero-padded partial one.
+    if (off < len) {
+      if (256 < (len - off)) {
+        chacha20_lanes8(ks, key, nonce, ctr);
+      } else {
+        chacha20_lanes4(ks, key, nonce, ctr);
       }
       const uint8_t *ct_tail = ct + off;
-      for (size_t i = 0; i < m >> 3; ++i) {
+      for (size_t i = 0; i < (len - off) >> 3; ++i) {
         store64_le(ct + off + i * 8, load64_le(pt + off + i * 8) ^ load64_le(ks + i * 8));
       }
-      for (size_t i = m - (m & 7); i < m; ++i) {
+      for (size_t i = len - off - ((len - off) & 7); i < len - off; ++i) {
         (ct + off)[i] = (uint8_t)((uint32_t)(pt + off)[i] ^ (uint32_t)ks[i]);
       }
       // spec: spec/avx2_mul64.toml:29 poly1305.multiplier
@@ -1873,15 +2069,13 @@ void chapoly_k_avx2_mul64_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, 
       // chapoly-invariant: h0 <= 0xffffffffffffffff
       // chapoly-invariant: h1 <= 0xffffffffffffffff
       // chapoly-invariant: h2 <= 4
-      for (size_t i = 0; i < m >> 4; ++i) {
+      for (size_t i = 0; i < (len - off) >> 4; ++i) {
         poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct_tail + i * 16), load64_le(ct_tail + i * 16 + 8), 1);
       }
-      if ((m & 15) != 0) {
-        poly1305_load_partial(m0, m1, ct_tail + (m - (m & 15)), m & 15, 0);
+      if (((len - off) & 15) != 0) {
+        poly1305_load_partial(m0, m1, ct_tail + (len - off - ((len - off) & 15)), (len - off) & 15, 0);
         poly1305_block(h0, h1, h2, r0, r1, s1, m0, m1, 1);
       }
-      off = off + m;
-      ctr = ctr + 4;
     }
   }
   // spec: spec/avx2_mul64.toml:29 poly1305.multiplier
@@ -1896,11 +2090,19 @@ void chapoly_k_avx2_mul64_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, 
 // received tag in constant time and wipes pt on mismatch. pt may equal ct exactly.
 // chapoly-contract: {"role":"aead.open","radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:29"}
 void chapoly_k_avx2_mul64_open(uint8_t *pt, uint8_t tag[16], const uint8_t *ct, size_t len, const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]) {
-  // One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6); blocks 1..3 of the same
-  // pass are the keystream of a message of up to 192 bytes.
+  // One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6); the blocks after it in
+  // the same pass are the keystream of a message of up to 192 (4 blocks) or 448 (8 blocks) bytes.
   // spec: spec/avx2_mul64.toml:23 chacha20.bulk_blocks
-  uint8_t ks[256];
-  chacha20_lanes4(ks, key, nonce, 0);
+  uint8_t ks[512];
+  if (192 >= len) {
+    chacha20_lanes4(ks, key, nonce, 0);
+  } else {
+    if (448 >= len) {
+      chacha20_lanes8(ks, key, nonce, 0);
+    } else {
+      chacha20_lanes4(ks, key, nonce, 0);
+    }
+  }
   // spec: spec/avx2_mul64.toml:29 poly1305.multiplier
   uint64_t r0;
   uint64_t r1;
@@ -1930,8 +2132,8 @@ void chapoly_k_avx2_mul64_open(uint8_t *pt, uint8_t tag[16], const uint8_t *ct, 
   // absorbed (before decrypting, which also allows pt == ct).
   size_t off = 0;
   uint32_t ctr = 1;
-  // Up to 192 bytes: the keystream is ks[64..) from the key pass; one pass, no loop.
-  if (192 >= len) {
+  // Up to 448 bytes: the keystream is ks[64..) from the key pass; one pass, no loop.
+  if (448 >= len) {
     const uint8_t *ct_tail = ct + off;
     // spec: spec/avx2_mul64.toml:29 poly1305.multiplier
     // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct_tail","block_bytes":16,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:29"}
@@ -1963,17 +2165,13 @@ void chapoly_k_avx2_mul64_open(uint8_t *pt, uint8_t tag[16], const uint8_t *ct, 
       off = off + 512;
       ctr = ctr + 8;
     }
-    // The last len % 512 bytes: four blocks (256 bytes) of keystream per pass, xored in by words
-    // and bytes; whole ciphertext blocks, then the zero-padded partial one.
-    // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct","block_bytes":16,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:29"}
-    // chapoly-invariant: h0 <= 0xffffffffffffffff
-    // chapoly-invariant: h1 <= 0xffffffffffffffff
-    // chapoly-invariant: h2 <= 4
-    while (off < len) {
-      chacha20_lanes4(ks, key, nonce, ctr);
-      size_t m = len - off;
-      if (256 < m) {
-        m = 256;
+    // The last len % 512 bytes: one pass of four (up to 256 bytes) or eight blocks of keystream,
+    // xored in by words and bytes; whole ciphertext blocks, then the zero-padded partial one.
+    if (off < len) {
+      if (256 < (len - off)) {
+        chacha20_lanes8(ks, key, nonce, ctr);
+      } else {
+        chacha20_lanes4(ks, key, nonce, ctr);
       }
       const uint8_t *ct_tail = ct + off;
       // spec: spec/avx2_mul64.toml:29 poly1305.multiplier
@@ -1981,22 +2179,20 @@ void chapoly_k_avx2_mul64_open(uint8_t *pt, uint8_t tag[16], const uint8_t *ct, 
       // chapoly-invariant: h0 <= 0xffffffffffffffff
       // chapoly-invariant: h1 <= 0xffffffffffffffff
       // chapoly-invariant: h2 <= 4
-      for (size_t i = 0; i < m >> 4; ++i) {
+      for (size_t i = 0; i < (len - off) >> 4; ++i) {
         poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct_tail + i * 16), load64_le(ct_tail + i * 16 + 8), 1);
       }
-      if ((m & 15) != 0) {
-        poly1305_load_partial(m0, m1, ct_tail + (m - (m & 15)), m & 15, 0);
+      if (((len - off) & 15) != 0) {
+        poly1305_load_partial(m0, m1, ct_tail + (len - off - ((len - off) & 15)), (len - off) & 15, 0);
         poly1305_block(h0, h1, h2, r0, r1, s1, m0, m1, 1);
       }
       // spec: spec/avx2_mul64.toml:23 chacha20.bulk_blocks
-      for (size_t i = 0; i < m >> 3; ++i) {
+      for (size_t i = 0; i < (len - off) >> 3; ++i) {
         store64_le(pt + off + i * 8, load64_le(ct + off + i * 8) ^ load64_le(ks + i * 8));
       }
-      for (size_t i = m - (m & 7); i < m; ++i) {
+      for (size_t i = len - off - ((len - off) & 7); i < len - off; ++i) {
         (pt + off)[i] = (uint8_t)((uint32_t)(ct + off)[i] ^ (uint32_t)ks[i]);
       }
-      off = off + m;
-      ctr = ctr + 4;
     }
   }
   // spec: spec/avx2_mul64.toml:29 poly1305.multiplier

@@ -628,10 +628,12 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
   auto &b = f.body;
   const bool avx2 = s.isa == "x86_64-avx2";
   if (avx2) {
-    b.push_back(comment("One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6); blocks 1..3 of the same\n"
-                        "pass are the keystream of a message of up to 192 bytes."));
-    b.push_back(decl(Type::array(K::U8, 256, false), "ks", kBulk));
-    b.push_back(eval(call("chacha20_lanes4", {v("ks"), v("key"), v("nonce"), u32(0)})));
+    b.push_back(comment("One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6); the blocks after it in\n"
+                        "the same pass are the keystream of a message of up to 192 (4 blocks) or 448 (8 blocks) bytes."));
+    b.push_back(decl(Type::array(K::U8, 512, false), "ks", kBulk));
+    auto lanes = [&](const char *fn) { return std::vector<Stmt>{eval(call(fn, {v("ks"), v("key"), v("nonce"), u32(0)}))}; };
+    b.push_back(if_(op("ge", {sz(192), v("len")}), lanes("chacha20_lanes4"),
+                    {if_(op("ge", {sz(448), v("len")}), lanes("chacha20_lanes8"), lanes("chacha20_lanes4"))}, kBulk));
   } else {
     b.push_back(comment("One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6)."));
     b.push_back(decl(Type::array(K::U8, 64 * n, false), "ks", bk(s)));
@@ -715,22 +717,17 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
       b.push_back(std::move(wloop));
     }
     std::vector<Stmt> tail;
-    tail.push_back(eval(call("chacha20_lanes4", {v("ks"), v("key"), v("nonce"), v("ctr")}), kBulk));
-    tail.push_back(decl(kSize, "m", op("subsz", {v("len"), v("off")})));
-    tail.push_back(if_(op("lt", {sz(256), v("m")}), {assign(v("m"), sz(256))}));
-    pass(tail, v("ks"), v("m"));
-    tail.push_back(assign(v("off"), op("addsz", {v("off"), v("m")})));
-    tail.push_back(assign(v("ctr"), op("add32", {v("ctr"), u32(4)})));
-    Stmt tloop = while_(op("lt", {v("off"), v("len")}), std::move(tail), kBulk);
-    carry_h(tloop, s, d, "ct", 16);
-    b.push_back(comment("The last len % 512 bytes: four blocks (256 bytes) of keystream per pass, xored in by words\n"
-                        "and bytes; whole ciphertext blocks, then the zero-padded partial one.", kBulk));
-    b.push_back(std::move(tloop));
+    auto tks = [&](const char *fn) { return std::vector<Stmt>{eval(call(fn, {v("ks"), v("key"), v("nonce"), v("ctr")}))}; };
+    tail.push_back(if_(op("lt", {sz(256), op("subsz", {v("len"), v("off")})}), tks("chacha20_lanes8"), tks("chacha20_lanes4"), kBulk));
+    pass(tail, v("ks"), op("subsz", {v("len"), v("off")}));
+    b.push_back(comment("The last len % 512 bytes: one pass of four (up to 256 bytes) or eight blocks of keystream,\n"
+                        "xored in by words and bytes; whole ciphertext blocks, then the zero-padded partial one.", kBulk));
+    b.push_back(if_(op("lt", {v("off"), v("len")}), std::move(tail), {}, kBulk));
     // Everything after the AAD so far is the path for len > 192: move it under the length test.
     for (size_t i = body_start; i < b.size(); ++i) longer.push_back(std::move(b[i]));
     b.resize(body_start);
-    b.push_back(comment("Up to 192 bytes: the keystream is ks[64..) from the key pass; one pass, no loop.", kBulk));
-    b.push_back(if_(op("ge", {sz(192), v("len")}), std::move(shrt), std::move(longer), kBulk));
+    b.push_back(comment("Up to 448 bytes: the keystream is ks[64..) from the key pass; one pass, no loop.", kBulk));
+    b.push_back(if_(op("ge", {sz(448), v("len")}), std::move(shrt), std::move(longer), kBulk));
     b.push_back(comment("Lengths block: le64(aad_len) || le64(len) (RFC 8439 2.8), then the tag.", kMul));
     b.push_back(absorb(cast(K::U64, v("aad_len")), cast(K::U64, v("len")), u64(1)));
     b.push_back(eval(call("poly1305_final", {v("tag"), v("h0"), v("h1"), v("h2"), v("k0"), v("k1")}), kMul));
@@ -983,6 +980,9 @@ Module build_scalar(const Spec &s, const Mul64 &d) {
     // double round), so a second set of two blocks is free (measured: 16-byte seal 340 cycles
     // with one set or two) and covers messages up to 192 bytes.
     m.functions.push_back(chacha20_lanes(s, 2));
+    // Four sets (8 blocks) for 193-448 bytes and for tails above 256 bytes: one pass instead of
+    // two dependent ones.
+    m.functions.push_back(chacha20_lanes(s, 4));
     m.functions.push_back(chacha20_xor8(s, false));
     m.functions.push_back(chacha20_xor8(s, true));
   }
