@@ -73,10 +73,13 @@ const std::vector<SpecKey> &spec_keys() {
        "d_j += c (times 5 for the wrap). Fewer carries are lazier; chapoly-verify rejects a "
        "chain that lets a limb outgrow the 52-bit multiplier.",
        "[\"0>1\", \"1>2\", \"2>0\", \"0>1\"]", "x86_64-avx512"},
-      {"schedule.interleave", "integer", "Poly1305 lane steps per double round", "0, 1 or 2",
-       "Interleave ratio in the fused loop: this many lanes-wide Poly1305 steps are woven "
-       "instruction by instruction into each ChaCha20 double round (steps left over go into the "
-       "last double round). 0 keeps the two passes apart inside the iteration.", "1", "x86_64-avx512"},
+      {"schedule.interleave", "integer", "Poly1305 steps per double round",
+       "x86_64-avx512: 0, 1 or 2; x86_64-avx2: 0 to 4",
+       "Interleave ratio in the fused loop: this many Poly1305 steps (x86_64-avx512: lanes-wide "
+       "vector steps; x86_64-avx2: 16-byte mul64 block steps in general-purpose registers) are "
+       "woven statement by statement into each ChaCha20 double round (steps left over go into the "
+       "last double round). 0 keeps the two passes apart inside the iteration.", "1",
+       "x86_64-avx512 x86_64-avx2"},
       {"chacha20.gpr_blocks", "integer", "blocks of 64 bytes", "1 or 2",
        "Blocks computed together in general-purpose registers, their double rounds interleaved "
        "instruction by instruction for instruction-level parallelism (2: 32 live state words, "
@@ -364,6 +367,7 @@ Spec load_spec(const std::string &path) {
           fmt::format("'chacha20.rotate' = \"{}\" is not supported; allowed: \"vprold\", \"vpshufb\"", s.rotate));
   } else if (avx2) {
     s.bulk_blocks = pick("chacha20.bulk_blocks", 8);
+    s.interleave = pick("schedule.interleave", 0, 1, 2, 3, 4);
   } else {
     s.gpr_blocks = pick("chacha20.gpr_blocks", 1, 2);
   }

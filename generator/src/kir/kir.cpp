@@ -62,6 +62,7 @@ const std::vector<OpInfo> &vocabulary() {
       {"vmadd52hi", 3, "a + high 52 bits of b*c (52-bit lanes)"},
       {"vbroadcast32", 1, "a 32-bit scalar in every 32-bit lane"},
       {"viota32", 0, "lane i holds i (32-bit lanes)"},
+      {"vsetr32", 8, "a 256-bit vector of eight 32-bit scalars, lane 0 first"},
       {"vconst8", 0, "a byte-vector constant; `name` lists the bytes"},
       {"vload", 1, "an unaligned vector load from a byte pointer"},
       {"vstore", 2, "an unaligned vector store of b to the byte pointer a"},
