@@ -22,9 +22,10 @@ foreach(_o IN LISTS _objects)
   if(NOT _dis MATCHES "<${SYMBOL}>:")
     message(FATAL_ERROR "${_o}: no symbol matching '${SYMBOL}' in the disassembly")
   endif()
-  # Instruction lines only ("  addr:\tmnemonic operands"); CMake lists split on ';'.
+  # Instruction lines only ("  addr:<blanks>mnemonic operands": binutils puts a tab after the colon,
+  # llvm-objdump spaces and a tab); CMake lists split on ";".
   string(REPLACE ";" "," _dis "${_dis}")
-  string(REGEX MATCHALL "\n[ ]*[0-9a-f]+:\t[^\n]*%(zmm|ymm|k[0-7])[^\n]*" _hits "${_dis}")
+  string(REGEX MATCHALL "\n[ ]*[0-9a-f]+:[ \t]+[^\n]*%(zmm|ymm|k[0-7])[^\n]*" _hits "${_dis}")
   list(LENGTH _hits _n)
   if(EXPECT STREQUAL "none" AND _n GREATER 0)
     list(SUBLIST _hits 0 10 _first)
