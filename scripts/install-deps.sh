@@ -9,6 +9,7 @@ PKGS=(
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libssl-dev openssl libsodium-dev libipsec-mb-dev
+  qemu-user   # qemu-x86_64 -cpu Haswell: the cpu.* tests run every test program without AVX-512
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -1,9 +1,15 @@
 // intrinsics_test.cpp: every entry of chapoly-verify's intrinsic semantics table
 // (verify/src/intrinsics.cpp) against the real instruction, on random and edge inputs.
 // An entry without a test here fails; a CPU without the entry's feature skips it by name.
+//
+// This file is compiled for baseline x86-64 (no -m flags): only the functions below that execute
+// an instruction carry a target attribute naming exactly the entry's feature (ISA_*), and they
+// run only after cpuHas() found that feature, so GoogleTest's discovery, static initialisation
+// and the skips run on any x86-64 CPU.
 #include <gtest/gtest.h>
 #include <immintrin.h>
 
+#include <cctype>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -19,15 +25,26 @@ using cv::Bits;
 using A = const std::vector<Bits> &;
 using Real = Bits (*)(A);
 
-__m512i ld512(const Bits &b) { return _mm512_loadu_si512(b.w.data()); }
-__m256i ld256(const Bits &b) { return _mm256_loadu_si256((const __m256i *)b.w.data()); }
+// The code generation each table feature allows (GCC/Clang function attributes); sse2 is the
+// x86-64 baseline and needs none.
+#define ISA_AVX __attribute__((target("avx")))
+#define ISA_AVX2 __attribute__((target("avx2")))
+#define ISA_SSE41 __attribute__((target("sse4.1")))
+#define ISA_BMI2 __attribute__((target("bmi2")))
+#define ISA_F512 __attribute__((target("avx512f")))
+#define ISA_BW __attribute__((target("avx512f,avx512bw")))
+#define ISA_BWVL __attribute__((target("avx512f,avx512bw,avx512vl")))
+#define ISA_IFMA __attribute__((target("avx512f,avx512ifma")))
+
+ISA_F512 __m512i ld512(const Bits &b) { return _mm512_loadu_si512(b.w.data()); }
+ISA_AVX __m256i ld256(const Bits &b) { return _mm256_loadu_si256((const __m256i *)b.w.data()); }
 __m128i ld128(const Bits &b) { return _mm_loadu_si128((const __m128i *)b.w.data()); }
-Bits st(__m512i v) {
+ISA_F512 Bits st(__m512i v) {
   Bits b;
   _mm512_storeu_si512(b.w.data(), v);
   return b;
 }
-Bits st(__m256i v) {
+ISA_AVX Bits st(__m256i v) {
   Bits b;
   _mm256_storeu_si256((__m256i *)b.w.data(), v);
   return b;
@@ -51,100 +68,100 @@ struct Case {
 };
 
 // Immediate-operand forms are instantiated once per tested immediate.
-template <int I> Bits slliq(A a) { return st(_mm512_slli_epi64(ld512(a[0]), I)); }
-template <int I> Bits srliq(A a) { return st(_mm512_srli_epi64(ld512(a[0]), I)); }
-template <int I> Bits sllid(A a) { return st(_mm512_slli_epi32(ld512(a[0]), I)); }
-template <int I> Bits srlid(A a) { return st(_mm512_srli_epi32(ld512(a[0]), I)); }
-template <int I> Bits rold(A a) { return st(_mm512_rol_epi32(ld512(a[0]), I)); }
-template <int I> Bits rord(A a) { return st(_mm512_ror_epi32(ld512(a[0]), I)); }
-template <int I> Bits ternq(A a) { return st(_mm512_ternarylogic_epi64(ld512(a[0]), ld512(a[1]), ld512(a[2]), I)); }
-template <int I> Bits ternd(A a) { return st(_mm512_ternarylogic_epi32(ld512(a[0]), ld512(a[1]), ld512(a[2]), I)); }
-template <int I> Bits shufi64(A a) { return st(_mm512_shuffle_i64x2(ld512(a[0]), ld512(a[1]), I)); }
-template <int I> Bits shufi32(A a) { return st(_mm512_shuffle_i32x4(ld512(a[0]), ld512(a[1]), I)); }
-template <int I> Bits alignrq(A a) { return st(_mm512_alignr_epi64(ld512(a[0]), ld512(a[1]), I)); }
-template <int I> Bits permutexq(A a) { return st(_mm512_permutex_epi64(ld512(a[0]), I)); }
-template <int I> Bits ext256(A a) { return st(_mm512_extracti64x4_epi64(ld512(a[0]), I)); }
-template <int I> Bits ins256(A a) { return st(_mm512_inserti64x4(ld512(a[0]), ld256(a[1]), I)); }
-template <int I> Bits ext128of256(A a) { return st(_mm256_extracti128_si256(ld256(a[0]), I)); }
-template <int I> Bits ext128of512(A a) { return st(_mm512_extracti32x4_epi32(ld512(a[0]), I)); }
-template <int I> Bits ins128(A a) { return st(_mm512_inserti32x4(ld512(a[0]), ld128(a[1]), I)); }
-template <int I> Bits extq(A a) { return sc((uint64_t)_mm_extract_epi64(ld128(a[0]), I)); }
-template <int I> Bits shufd(A a) { return st(_mm512_shuffle_epi32(ld512(a[0]), (_MM_PERM_ENUM)I)); }
+template <int I> ISA_F512 Bits slliq(A a) { return st(_mm512_slli_epi64(ld512(a[0]), I)); }
+template <int I> ISA_F512 Bits srliq(A a) { return st(_mm512_srli_epi64(ld512(a[0]), I)); }
+template <int I> ISA_F512 Bits sllid(A a) { return st(_mm512_slli_epi32(ld512(a[0]), I)); }
+template <int I> ISA_F512 Bits srlid(A a) { return st(_mm512_srli_epi32(ld512(a[0]), I)); }
+template <int I> ISA_F512 Bits rold(A a) { return st(_mm512_rol_epi32(ld512(a[0]), I)); }
+template <int I> ISA_F512 Bits rord(A a) { return st(_mm512_ror_epi32(ld512(a[0]), I)); }
+template <int I> ISA_F512 Bits ternq(A a) { return st(_mm512_ternarylogic_epi64(ld512(a[0]), ld512(a[1]), ld512(a[2]), I)); }
+template <int I> ISA_F512 Bits ternd(A a) { return st(_mm512_ternarylogic_epi32(ld512(a[0]), ld512(a[1]), ld512(a[2]), I)); }
+template <int I> ISA_F512 Bits shufi64(A a) { return st(_mm512_shuffle_i64x2(ld512(a[0]), ld512(a[1]), I)); }
+template <int I> ISA_F512 Bits shufi32(A a) { return st(_mm512_shuffle_i32x4(ld512(a[0]), ld512(a[1]), I)); }
+template <int I> ISA_F512 Bits alignrq(A a) { return st(_mm512_alignr_epi64(ld512(a[0]), ld512(a[1]), I)); }
+template <int I> ISA_F512 Bits permutexq(A a) { return st(_mm512_permutex_epi64(ld512(a[0]), I)); }
+template <int I> ISA_F512 Bits ext256(A a) { return st(_mm512_extracti64x4_epi64(ld512(a[0]), I)); }
+template <int I> ISA_F512 Bits ins256(A a) { return st(_mm512_inserti64x4(ld512(a[0]), ld256(a[1]), I)); }
+template <int I> ISA_AVX2 Bits ext128of256(A a) { return st(_mm256_extracti128_si256(ld256(a[0]), I)); }
+template <int I> ISA_F512 Bits ext128of512(A a) { return st(_mm512_extracti32x4_epi32(ld512(a[0]), I)); }
+template <int I> ISA_F512 Bits ins128(A a) { return st(_mm512_inserti32x4(ld512(a[0]), ld128(a[1]), I)); }
+template <int I> ISA_SSE41 Bits extq(A a) { return sc((uint64_t)_mm_extract_epi64(ld128(a[0]), I)); }
+template <int I> ISA_F512 Bits shufd(A a) { return st(_mm512_shuffle_epi32(ld512(a[0]), (_MM_PERM_ENUM)I)); }
 template <int I> Bits shufd128(A a) { return st(_mm_shuffle_epi32(ld128(a[0]), I)); }
 template <int I> Bits bslli(A a) { return st(_mm_bslli_si128(ld128(a[0]), I)); }
 
 std::vector<Case> cases() {
   std::vector<Case> c = {
-      {"_mm512_madd52lo_epu64", {}, [](A a) { return st(_mm512_madd52lo_epu64(ld512(a[0]), ld512(a[1]), ld512(a[2]))); }},
-      {"_mm512_madd52hi_epu64", {}, [](A a) { return st(_mm512_madd52hi_epu64(ld512(a[0]), ld512(a[1]), ld512(a[2]))); }},
-      {"_mm512_add_epi64", {}, [](A a) { return st(_mm512_add_epi64(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_sub_epi64", {}, [](A a) { return st(_mm512_sub_epi64(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_mul_epu32", {}, [](A a) { return st(_mm512_mul_epu32(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_and_si512", {}, [](A a) { return st(_mm512_and_si512(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_and_epi64", {}, [](A a) { return st(_mm512_and_epi64(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_or_si512", {}, [](A a) { return st(_mm512_or_si512(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_or_epi64", {}, [](A a) { return st(_mm512_or_epi64(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_xor_si512", {}, [](A a) { return st(_mm512_xor_si512(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_xor_epi64", {}, [](A a) { return st(_mm512_xor_epi64(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_andnot_si512", {}, [](A a) { return st(_mm512_andnot_si512(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_reduce_add_epi64", {}, [](A a) { return sc((uint64_t)_mm512_reduce_add_epi64(ld512(a[0]))); }},
-      {"_mm256_add_epi64", {}, [](A a) { return st(_mm256_add_epi64(ld256(a[0]), ld256(a[1]))); }},
+      {"_mm512_madd52lo_epu64", {}, [](A a) ISA_IFMA { return st(_mm512_madd52lo_epu64(ld512(a[0]), ld512(a[1]), ld512(a[2]))); }},
+      {"_mm512_madd52hi_epu64", {}, [](A a) ISA_IFMA { return st(_mm512_madd52hi_epu64(ld512(a[0]), ld512(a[1]), ld512(a[2]))); }},
+      {"_mm512_add_epi64", {}, [](A a) ISA_F512 { return st(_mm512_add_epi64(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_sub_epi64", {}, [](A a) ISA_F512 { return st(_mm512_sub_epi64(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_mul_epu32", {}, [](A a) ISA_F512 { return st(_mm512_mul_epu32(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_and_si512", {}, [](A a) ISA_F512 { return st(_mm512_and_si512(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_and_epi64", {}, [](A a) ISA_F512 { return st(_mm512_and_epi64(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_or_si512", {}, [](A a) ISA_F512 { return st(_mm512_or_si512(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_or_epi64", {}, [](A a) ISA_F512 { return st(_mm512_or_epi64(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_xor_si512", {}, [](A a) ISA_F512 { return st(_mm512_xor_si512(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_xor_epi64", {}, [](A a) ISA_F512 { return st(_mm512_xor_epi64(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_andnot_si512", {}, [](A a) ISA_F512 { return st(_mm512_andnot_si512(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_reduce_add_epi64", {}, [](A a) ISA_F512 { return sc((uint64_t)_mm512_reduce_add_epi64(ld512(a[0]))); }},
+      {"_mm256_add_epi64", {}, [](A a) ISA_AVX2 { return st(_mm256_add_epi64(ld256(a[0]), ld256(a[1]))); }},
       {"_mm_add_epi64", {}, [](A a) { return st(_mm_add_epi64(ld128(a[0]), ld128(a[1]))); }},
-      {"_mm512_set1_epi64", {}, [](A a) { return st(_mm512_set1_epi64((long long)u(a, 0))); }},
-      {"_mm512_set_epi64", {}, [](A a) {
+      {"_mm512_set1_epi64", {}, [](A a) ISA_F512 { return st(_mm512_set1_epi64((long long)u(a, 0))); }},
+      {"_mm512_set_epi64", {}, [](A a) ISA_F512 {
          return st(_mm512_set_epi64((long long)u(a, 0), (long long)u(a, 1), (long long)u(a, 2), (long long)u(a, 3),
                                     (long long)u(a, 4), (long long)u(a, 5), (long long)u(a, 6), (long long)u(a, 7)));
        }},
-      {"_mm512_setr_epi64", {}, [](A a) {
+      {"_mm512_setr_epi64", {}, [](A a) ISA_F512 {
          return st(_mm512_setr_epi64((long long)u(a, 0), (long long)u(a, 1), (long long)u(a, 2), (long long)u(a, 3),
                                      (long long)u(a, 4), (long long)u(a, 5), (long long)u(a, 6), (long long)u(a, 7)));
        }},
-      {"_mm512_setzero_si512", {}, [](A) { return st(_mm512_setzero_si512()); }},
-      {"_mm512_unpacklo_epi64", {}, [](A a) { return st(_mm512_unpacklo_epi64(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_unpackhi_epi64", {}, [](A a) { return st(_mm512_unpackhi_epi64(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_permutexvar_epi64", {}, [](A a) { return st(_mm512_permutexvar_epi64(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_permutex2var_epi64", {}, [](A a) { return st(_mm512_permutex2var_epi64(ld512(a[0]), ld512(a[1]), ld512(a[2]))); }},
-      {"_mm512_mask_blend_epi64", {}, [](A a) { return st(_mm512_mask_blend_epi64((__mmask8)u(a, 0), ld512(a[1]), ld512(a[2]))); }},
-      {"_mm512_maskz_mov_epi64", {}, [](A a) { return st(_mm512_maskz_mov_epi64((__mmask8)u(a, 0), ld512(a[1]))); }},
-      {"_mm512_mask_mov_epi64", {}, [](A a) { return st(_mm512_mask_mov_epi64(ld512(a[0]), (__mmask8)u(a, 1), ld512(a[2]))); }},
-      {"_mm512_castsi512_si256", {}, [](A a) { return st(_mm512_castsi512_si256(ld512(a[0]))); }},
-      {"_mm512_castsi512_si128", {}, [](A a) { return st(_mm512_castsi512_si128(ld512(a[0]))); }},
-      {"_mm256_castsi256_si128", {}, [](A a) { return st(_mm256_castsi256_si128(ld256(a[0]))); }},
+      {"_mm512_setzero_si512", {}, [](A) ISA_F512 { return st(_mm512_setzero_si512()); }},
+      {"_mm512_unpacklo_epi64", {}, [](A a) ISA_F512 { return st(_mm512_unpacklo_epi64(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_unpackhi_epi64", {}, [](A a) ISA_F512 { return st(_mm512_unpackhi_epi64(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_permutexvar_epi64", {}, [](A a) ISA_F512 { return st(_mm512_permutexvar_epi64(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_permutex2var_epi64", {}, [](A a) ISA_F512 { return st(_mm512_permutex2var_epi64(ld512(a[0]), ld512(a[1]), ld512(a[2]))); }},
+      {"_mm512_mask_blend_epi64", {}, [](A a) ISA_F512 { return st(_mm512_mask_blend_epi64((__mmask8)u(a, 0), ld512(a[1]), ld512(a[2]))); }},
+      {"_mm512_maskz_mov_epi64", {}, [](A a) ISA_F512 { return st(_mm512_maskz_mov_epi64((__mmask8)u(a, 0), ld512(a[1]))); }},
+      {"_mm512_mask_mov_epi64", {}, [](A a) ISA_F512 { return st(_mm512_mask_mov_epi64(ld512(a[0]), (__mmask8)u(a, 1), ld512(a[2]))); }},
+      {"_mm512_castsi512_si256", {}, [](A a) ISA_F512 { return st(_mm512_castsi512_si256(ld512(a[0]))); }},
+      {"_mm512_castsi512_si128", {}, [](A a) ISA_F512 { return st(_mm512_castsi512_si128(ld512(a[0]))); }},
+      {"_mm256_castsi256_si128", {}, [](A a) ISA_AVX { return st(_mm256_castsi256_si128(ld256(a[0]))); }},
       {"_mm_cvtsi128_si64", {}, [](A a) { return sc((uint64_t)_mm_cvtsi128_si64(ld128(a[0]))); }},
       {"_mm_unpackhi_epi64", {}, [](A a) { return st(_mm_unpackhi_epi64(ld128(a[0]), ld128(a[1]))); }},
-      {"_mm512_cvtepu32_epi64", {}, [](A a) { return st(_mm512_cvtepu32_epi64(ld256(a[0]))); }},
-      {"_mm512_broadcast_i32x4", {}, [](A a) { return st(_mm512_broadcast_i32x4(ld128(a[0]))); }},
-      {"_mm512_broadcastd_epi32", {}, [](A a) { return st(_mm512_broadcastd_epi32(ld128(a[0]))); }},
-      {"_mm512_maskz_permutexvar_epi64", {}, [](A a) {
+      {"_mm512_cvtepu32_epi64", {}, [](A a) ISA_F512 { return st(_mm512_cvtepu32_epi64(ld256(a[0]))); }},
+      {"_mm512_broadcast_i32x4", {}, [](A a) ISA_F512 { return st(_mm512_broadcast_i32x4(ld128(a[0]))); }},
+      {"_mm512_broadcastd_epi32", {}, [](A a) ISA_F512 { return st(_mm512_broadcastd_epi32(ld128(a[0]))); }},
+      {"_mm512_maskz_permutexvar_epi64", {}, [](A a) ISA_F512 {
          return st(_mm512_maskz_permutexvar_epi64((__mmask8)u(a, 0), ld512(a[1]), ld512(a[2])));
        }},
-      {"_mm512_maskz_set1_epi64", {}, [](A a) { return st(_mm512_maskz_set1_epi64((__mmask8)u(a, 0), (long long)u(a, 1))); }},
-      {"_mm512_maskz_set1_epi8", {}, [](A a) { return st(_mm512_maskz_set1_epi8((__mmask64)u(a, 0), (char)u(a, 1))); }},
+      {"_mm512_maskz_set1_epi64", {}, [](A a) ISA_F512 { return st(_mm512_maskz_set1_epi64((__mmask8)u(a, 0), (long long)u(a, 1))); }},
+      {"_mm512_maskz_set1_epi8", {}, [](A a) ISA_BW { return st(_mm512_maskz_set1_epi8((__mmask64)u(a, 0), (char)u(a, 1))); }},
       {"_mm_setr_epi32", {}, [](A a) { return st(_mm_setr_epi32((int)u(a, 0), (int)u(a, 1), (int)u(a, 2), (int)u(a, 3))); }},
       {"_mm_set_epi64x", {}, [](A a) { return st(_mm_set_epi64x((long long)u(a, 0), (long long)u(a, 1))); }},
-      {"_bzhi_u64", {}, [](A a) { return sc(_bzhi_u64(u(a, 0), u(a, 1))); }},
-      {"_bzhi_u32", {}, [](A a) { return sc(_bzhi_u32((unsigned)u(a, 0), (unsigned)u(a, 1))); }},
-      {"_mm512_add_epi32", {}, [](A a) { return st(_mm512_add_epi32(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_xor_epi32", {}, [](A a) { return st(_mm512_xor_epi32(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_shuffle_epi8", {}, [](A a) { return st(_mm512_shuffle_epi8(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_set1_epi32", {}, [](A a) { return st(_mm512_set1_epi32((int)u(a, 0))); }},
-      {"_mm512_set_epi32", {}, [](A a) {
+      {"_bzhi_u64", {}, [](A a) ISA_BMI2 { return sc(_bzhi_u64(u(a, 0), u(a, 1))); }},
+      {"_bzhi_u32", {}, [](A a) ISA_BMI2 { return sc(_bzhi_u32((unsigned)u(a, 0), (unsigned)u(a, 1))); }},
+      {"_mm512_add_epi32", {}, [](A a) ISA_F512 { return st(_mm512_add_epi32(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_xor_epi32", {}, [](A a) ISA_F512 { return st(_mm512_xor_epi32(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_shuffle_epi8", {}, [](A a) ISA_BW { return st(_mm512_shuffle_epi8(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_set1_epi32", {}, [](A a) ISA_F512 { return st(_mm512_set1_epi32((int)u(a, 0))); }},
+      {"_mm512_set_epi32", {}, [](A a) ISA_F512 {
          return st(_mm512_set_epi32((int)u(a, 0), (int)u(a, 1), (int)u(a, 2), (int)u(a, 3), (int)u(a, 4), (int)u(a, 5),
                                     (int)u(a, 6), (int)u(a, 7), (int)u(a, 8), (int)u(a, 9), (int)u(a, 10), (int)u(a, 11),
                                     (int)u(a, 12), (int)u(a, 13), (int)u(a, 14), (int)u(a, 15)));
        }},
-      {"_mm512_setr_epi32", {}, [](A a) {
+      {"_mm512_setr_epi32", {}, [](A a) ISA_F512 {
          return st(_mm512_setr_epi32((int)u(a, 0), (int)u(a, 1), (int)u(a, 2), (int)u(a, 3), (int)u(a, 4), (int)u(a, 5),
                                      (int)u(a, 6), (int)u(a, 7), (int)u(a, 8), (int)u(a, 9), (int)u(a, 10), (int)u(a, 11),
                                      (int)u(a, 12), (int)u(a, 13), (int)u(a, 14), (int)u(a, 15)));
        }},
-      {"_mm512_unpacklo_epi32", {}, [](A a) { return st(_mm512_unpacklo_epi32(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_unpackhi_epi32", {}, [](A a) { return st(_mm512_unpackhi_epi32(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_permutexvar_epi32", {}, [](A a) { return st(_mm512_permutexvar_epi32(ld512(a[0]), ld512(a[1]))); }},
-      {"_mm512_permutex2var_epi32", {}, [](A a) { return st(_mm512_permutex2var_epi32(ld512(a[0]), ld512(a[1]), ld512(a[2]))); }},
+      {"_mm512_unpacklo_epi32", {}, [](A a) ISA_F512 { return st(_mm512_unpacklo_epi32(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_unpackhi_epi32", {}, [](A a) ISA_F512 { return st(_mm512_unpackhi_epi32(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_permutexvar_epi32", {}, [](A a) ISA_F512 { return st(_mm512_permutexvar_epi32(ld512(a[0]), ld512(a[1]))); }},
+      {"_mm512_permutex2var_epi32", {}, [](A a) ISA_F512 { return st(_mm512_permutex2var_epi32(ld512(a[0]), ld512(a[1]), ld512(a[2]))); }},
       // memory: the pointer argument is a buffer holding the 64 bytes of its Bits
-      {"_mm512_loadu_si512", {}, [](A a) { return st(_mm512_loadu_si512(a[0].w.data())); }},
-      {"_mm512_storeu_si512", {}, [](A a) {
+      {"_mm512_loadu_si512", {}, [](A a) ISA_F512 { return st(_mm512_loadu_si512(a[0].w.data())); }},
+      {"_mm512_storeu_si512", {}, [](A a) ISA_F512 {
          Bits m = a[0];
          _mm512_storeu_si512(m.w.data(), ld512(a[1]));
          return m;
@@ -155,21 +172,21 @@ std::vector<Case> cases() {
          _mm_storeu_si128((__m128i *)m.w.data(), ld128(a[1]));
          return m;
        }},
-      {"_mm512_maskz_loadu_epi8", {}, [](A a) { return st(_mm512_maskz_loadu_epi8((__mmask64)u(a, 0), a[1].w.data())); }},
-      {"_mm_maskz_loadu_epi8", {}, [](A a) { return st(_mm_maskz_loadu_epi8((__mmask16)u(a, 0), a[1].w.data())); }},
-      {"_mm512_mask_storeu_epi8", {}, [](A a) {
+      {"_mm512_maskz_loadu_epi8", {}, [](A a) ISA_BW { return st(_mm512_maskz_loadu_epi8((__mmask64)u(a, 0), a[1].w.data())); }},
+      {"_mm_maskz_loadu_epi8", {}, [](A a) ISA_BWVL { return st(_mm_maskz_loadu_epi8((__mmask16)u(a, 0), a[1].w.data())); }},
+      {"_mm512_mask_storeu_epi8", {}, [](A a) ISA_BW {
          Bits m = a[0];
          _mm512_mask_storeu_epi8(m.w.data(), (__mmask64)u(a, 1), ld512(a[2]));
          return m;
        }},
-      {"_mm512_maskz_loadu_epi64", {}, [](A a) { return st(_mm512_maskz_loadu_epi64((__mmask8)u(a, 0), a[1].w.data())); }},
-      {"_mm512_mask_storeu_epi64", {}, [](A a) {
+      {"_mm512_maskz_loadu_epi64", {}, [](A a) ISA_F512 { return st(_mm512_maskz_loadu_epi64((__mmask8)u(a, 0), a[1].w.data())); }},
+      {"_mm512_mask_storeu_epi64", {}, [](A a) ISA_F512 {
          Bits m = a[0];
          _mm512_mask_storeu_epi64(m.w.data(), (__mmask8)u(a, 1), ld512(a[2]));
          return m;
        }},
-      {"_cvtu64_mask64", {}, [](A a) { return sc((uint64_t)_cvtu64_mask64(u(a, 0))); }},
-      {"_cvtu32_mask16", {}, [](A a) { return sc((uint64_t)_cvtu32_mask16((unsigned)u(a, 0))); }},
+      {"_cvtu64_mask64", {}, [](A a) ISA_BW { return sc((uint64_t)_cvtu64_mask64(u(a, 0))); }},
+      {"_cvtu32_mask16", {}, [](A a) ISA_F512 { return sc((uint64_t)_cvtu32_mask16((unsigned)u(a, 0))); }},
   };
   auto add = [&](const char *n, uint64_t i, Real r) { c.push_back({n, {i}, r}); };
   add("_mm512_slli_epi64", 0, slliq<0>), add("_mm512_slli_epi64", 2, slliq<2>), add("_mm512_slli_epi64", 20, slliq<20>);
@@ -205,6 +222,15 @@ std::vector<Case> cases() {
   return c;
 }
 
+// The feature's name as the vendors' manuals write it ("avx512ifma" -> "AVX512IFMA").
+std::string upper(std::string s) {
+  for (char &c : s) c = (char)std::toupper((unsigned char)c);
+  return s;
+}
+
+// cpuHas: every '+'-separated feature is present. __builtin_cpu_supports reads CPUID and, for the
+// AVX and AVX-512 features, also XGETBV: it reports them only when the OS saves the YMM / opmask
+// and ZMM state (libgcc's cpuinfo), so a "yes" here means the instruction can execute.
 bool cpuHas(const std::string &features, std::string &missing) {
   size_t s = 0;
   while (s <= features.size()) {
@@ -266,7 +292,7 @@ TEST_P(TableEntry, MatchesRealInstruction) {
   ASSERT_NE(in, nullptr);
   ASSERT_NE(in->model, nullptr) << in->name << " has no model";
   std::string missing;
-  if (!cpuHas(in->feature, missing)) GTEST_SKIP() << "CPU lacks " << missing << ", needed by " << in->name;
+  if (!cpuHas(in->feature, missing)) GTEST_SKIP() << "CPU lacks " << upper(missing) << ", needed by " << in->name;
   std::vector<Case> mine;
   for (auto &c : cases())
     if (c.name == in->name) mine.push_back(c);
