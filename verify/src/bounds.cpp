@@ -518,7 +518,8 @@ class BoundsInterp {
       }
       inv.push_back({var, &iv});
     }
-    if (inv.empty() && collect && countMadd(*s.then) > 0 && countIntr(*s.then, "_mm512_loadu_si512") > 0) {
+    if (inv.empty() && collect && countMadd(*s.then) > 0 &&
+        countIntr(*s.then, "_mm512_loadu_si512") + countIntr(*s.then, "_mm256_loadu_si256") > 0) {
       // A loop that loads message blocks and multiplies is a block-step loop, whatever its trip
       // count: without invariant lines (emitted/README.md: one per limb) it would only be
       // unrolled for bounds and its algebra (e) would silently go unchecked.
@@ -663,7 +664,7 @@ class BoundsInterp {
     for (const auto &b : s.body) n += countIntr(*b, prefix, depth);
     return n;
   }
-  int countMadd(const Stmt &s) { return countIntr(s, "_mm512_madd52"); }
+  int countMadd(const Stmt &s) { return countIntr(s, "_mm512_madd52") + countIntr(s, "_mm256_madd52"); }
 
   // Obligation (e): the loop body is one Poly1305 block step in every lane.
   void blockStep(const Stmt &loop, State &head, const std::vector<std::pair<int, const Invariant *>> &inv) {
@@ -1686,7 +1687,7 @@ class BoundsInterp {
   }
 
   AVal arith(const Intrinsic &in, const Expr &e, const std::vector<const Expr *> &ax, std::vector<AVal> &args) {
-    const std::string &n = in.name;
+    const std::string n = ruleName(in.name);  // 256-bit forms: the 512-bit rule over their lanes
     AVal r = resultTop(in, e);
     size_t lanes = r.k == AVal::Vec ? r.lanes.size() : 1;
     auto lane = [&](const AVal &a, size_t i) -> Itv {
