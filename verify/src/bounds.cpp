@@ -1687,7 +1687,8 @@ class BoundsInterp {
   }
 
   AVal arith(const Intrinsic &in, const Expr &e, const std::vector<const Expr *> &ax, std::vector<AVal> &args) {
-    const std::string n = ruleName(in.name);  // 256-bit forms: the 512-bit rule over their lanes
+    const std::string &n = in.name;            // as written, for the obligations
+    const std::string rn = ruleName(in.name);  // the rule: 256-bit forms share the 512-bit one
     AVal r = resultTop(in, e);
     size_t lanes = r.k == AVal::Vec ? r.lanes.size() : 1;
     auto lane = [&](const AVal &a, size_t i) -> Itv {
@@ -1701,8 +1702,8 @@ class BoundsInterp {
     };
     const u128 M64 = maxOf(64);
     std::string what = nameOf(e);
-    if (n == "_mm512_madd52lo_epu64" || n == "_mm512_madd52hi_epu64") {
-      bool lo = n == "_mm512_madd52lo_epu64";
+    if (rn == "_mm512_madd52lo_epu64" || rn == "_mm512_madd52hi_epu64") {
+      bool lo = rn == "_mm512_madd52lo_epu64";
       for (size_t i = 0; i < lanes; ++i) {
         std::string ln = "lane " + std::to_string(i);
         Itv acc = lane(args[0], i);
@@ -1729,9 +1730,9 @@ class BoundsInterp {
       }
       return r;
     }
-    if (n == "_mm512_add_epi64" || n == "_mm256_add_epi64" || n == "_mm_add_epi64" ||
-        n == "_mm512_sub_epi64") {
-      bool sub = n == "_mm512_sub_epi64";
+    if (rn == "_mm512_add_epi64" || rn == "_mm256_add_epi64" || rn == "_mm_add_epi64" ||
+        rn == "_mm512_sub_epi64") {
+      bool sub = rn == "_mm512_sub_epi64";
       for (size_t i = 0; i < lanes; ++i) {
         Itv a = lane(args[0], i), b = lane(args[1], i);
         OpQuery q;
@@ -1761,9 +1762,9 @@ class BoundsInterp {
       }
       return r;
     }
-    if (n == "_mm512_slli_epi64" || n == "_mm512_srli_epi64") {
+    if (rn == "_mm512_slli_epi64" || rn == "_mm512_srli_epi64") {
       unsigned k = (unsigned)(args[1].lanes[0].lo & 0xffffffffu);
-      bool left = n == "_mm512_slli_epi64";
+      bool left = rn == "_mm512_slli_epi64";
       for (size_t i = 0; i < lanes; ++i) {
         Itv a = lane(args[0], i);
         std::string ln = "lane " + std::to_string(i);
@@ -1788,7 +1789,7 @@ class BoundsInterp {
       }
       return r;
     }
-    if (n == "_mm512_mul_epu32") {
+    if (rn == "_mm512_mul_epu32") {
       for (size_t i = 0; i < lanes; ++i) {
         std::string ln = "lane " + std::to_string(i);
         Itv ops[2] = {lane(args[0], i), lane(args[1], i)};
@@ -1809,9 +1810,9 @@ class BoundsInterp {
       }
       return r;
     }
-    if (n == "_mm512_and_si512" || n == "_mm512_and_epi64" || n == "_mm512_or_si512" ||
-        n == "_mm512_or_epi64" || n == "_mm512_xor_si512" || n == "_mm512_xor_epi64" ||
-        n == "_mm512_andnot_si512" || n == "_mm512_ternarylogic_epi64") {
+    if (rn == "_mm512_and_si512" || rn == "_mm512_and_epi64" || rn == "_mm512_or_si512" ||
+        rn == "_mm512_or_epi64" || rn == "_mm512_xor_si512" || rn == "_mm512_xor_epi64" ||
+        rn == "_mm512_andnot_si512" || rn == "_mm512_ternarylogic_epi64") {
       bool allExact = true;
       for (auto &a : args) allExact = allExact && a.exact();
       if (allExact) {
@@ -1819,7 +1820,7 @@ class BoundsInterp {
         for (auto &a : args) A.push_back(bitsOf(a));
         return fromBits(in.model(A), in.resultBits);
       }
-      if (n == "_mm512_ternarylogic_epi64") return r;  // not used on bounded limbs: full range
+      if (rn == "_mm512_ternarylogic_epi64") return r;  // not used on bounded limbs: full range
       std::string op = n.find("andnot") != std::string::npos ? "andnot"
                        : n.find("and") != std::string::npos  ? "and"
                        : n.find("xor") != std::string::npos  ? "xor"
@@ -1851,7 +1852,7 @@ class BoundsInterp {
       }
       return r;
     }
-    if (n == "_mm512_reduce_add_epi64") {
+    if (rn == "_mm512_reduce_add_epi64") {
       OpQuery q;
       q.op = "add";
       u128 lo = 0, hi = 0;
