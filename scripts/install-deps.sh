@@ -4,12 +4,13 @@
 set -euo pipefail
 PKGS=(
   build-essential cmake ninja-build pkg-config git
-  clang-16 libclang-16-dev llvm-16-dev libz3-dev
+  clang-16 libclang-16-dev libclang-rt-16-dev llvm-16-dev libz3-dev
   python3 python3-jinja2
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libssl-dev openssl libsodium-dev libipsec-mb-dev
-  qemu-user   # qemu-x86_64 -cpu Haswell: the cpu.* tests run every test program without AVX-512
+  libsimde-dev  # SIMDe: the emulated backends (tests/emu) run the AVX-512 kernels on any CPU
+  qemu-user     # qemu-x86_64 -cpu Haswell: the cpu.* tests run every test program without AVX-512
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -10,8 +10,8 @@
 # gtest test) must exit 0 and list tests; then `BIN --gtest_filter=FILTER` must exit 0, run at
 # least one test, fail none, and: every test it skips must say why by a line matching
 # EXPECT_SKIP (e.g. "lacks AVX512"), at least one test must be skipped that way when EXPECT_SKIP
-# is set, and at least one passing test's "<       OK > name" line (GoogleTest's brackets are
-# written < > here) must match EXPECT_RUN.
+# is set, and for each regex of the list EXPECT_RUN at least one passing test's
+# "<       OK > name" line (GoogleTest's brackets are written < > here) must match it.
 # Otherwise: `BIN ARGS...` must exit 0 and print something matching EXPECT_OUT (when set).
 # Programs are spawned with an argument vector (execute_process), never through a shell.
 foreach(_v QEMU CPU BIN)
@@ -85,17 +85,17 @@ if(DEFINED EXPECT_SKIP AND _n_skipped EQUAL 0)
   message(FATAL_ERROR "${_prog} on -cpu ${CPU}: no test skipped with '${EXPECT_SKIP}', though this "
                       "CPU lacks the feature\n${_out}")
 endif()
-if(DEFINED EXPECT_RUN)
-  string(REGEX MATCHALL "<       OK > [^\n]*" _oks "${_out}")
+string(REGEX MATCHALL "<       OK > [^\n]*" _oks "${_out}")
+foreach(_want IN LISTS EXPECT_RUN)
   set(_hit FALSE)
   foreach(_ok IN LISTS _oks)
-    if(_ok MATCHES "${EXPECT_RUN}")
+    if(_ok MATCHES "${_want}")
       set(_hit TRUE)
     endif()
   endforeach()
   if(NOT _hit)
-    message(FATAL_ERROR "${_prog} on -cpu ${CPU}: no passing test matches '${EXPECT_RUN}'\n${_out}")
+    message(FATAL_ERROR "${_prog} on -cpu ${CPU}: no passing test matches '${_want}'\n${_out}")
   endif()
-endif()
+endforeach()
 message(STATUS "${_prog} on -cpu ${CPU}: ${_n_ran} tests ran, ${_n_skipped} skipped naming the "
                "missing feature, none failed")

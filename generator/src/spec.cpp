@@ -17,60 +17,75 @@ namespace chapoly::gen {
 const std::vector<SpecKey> &spec_keys() {
   static const std::vector<SpecKey> keys = {
       {"version", "integer", "-", "1",
-       "Spec format version. Only version 1 exists.", "1"},
+       "Spec format version. Only version 1 exists.", "1", "all"},
       {"name", "string", "-", "lower-case letters, digits and '_', 1-48 characters",
        "Kernel family name. Emitted files are NAME.cpp/NAME.h; exported symbols chapoly_k_NAME_*.",
-       "\"avx512_ifma_fused\""},
+       "\"avx512_ifma_fused\"", "all"},
       {"rationale", "string", "-", "any text",
-       "Why this schedule: copied into the emitted header as the design note.", "\"\"\"...\"\"\""},
-      {"target.isa", "string", "-", "\"x86_64-avx512\"",
-       "Instruction set the kernels are written for; selects the template set "
-       "(generator/templates/avx512).", "\"x86_64-avx512\""},
+       "Why this schedule: copied into the emitted header as the design note.", "\"\"\"...\"\"\"", "all"},
+      {"target.isa", "string", "-", "\"x86_64-avx512\", \"x86_64-avx2\" or \"scalar\"",
+       "Instruction set the kernels are written for. \"x86_64-avx512\" renders through the "
+       "template set generator/templates/avx512; \"scalar\" builds the whole kernel as structured "
+       "IR (generator/src/kir) and spells it through generator/targets/scalar/target.toml: plain "
+       "C++ on uint32_t/uint64_t/unsigned __int128, no intrinsics, for any 64-bit CPU; "
+       "\"x86_64-avx2\" is the same IR with ChaCha20 word-sliced in ymm registers "
+       "(generator/targets/avx2/target.toml). Keys marked with targets below are required for "
+       "those targets and rejected for the others.",
+       "\"x86_64-avx512\"", "all"},
       {"target.features", "array of strings", "-",
-       "must include avx512f, avx512vl, avx512bw, avx512ifma, bmi2",
+       "x86_64-avx512: must include avx512f, avx512vl, avx512bw, avx512ifma, bmi2; x86_64-avx2: "
+       "avx2, bmi2; scalar: empty",
        "CPU features the kernels need; the runtime dispatches on them and the build compiles the "
-       "emitted file with the matching -m flags.", "[\"avx512f\", \"avx512vl\", \"avx512bw\", \"avx512ifma\", \"bmi2\"]"},
-      {"chacha20.bulk_blocks", "integer", "blocks of 64 bytes", "8 or 16",
+       "emitted file with the matching -m flags.", "[\"avx512f\", \"avx512vl\", \"avx512bw\", \"avx512ifma\", \"bmi2\"]", "all"},
+      {"chacha20.bulk_blocks", "integer", "blocks of 64 bytes", "8 or 16 (x86_64-avx2: 8)",
        "Blocks per fused-loop iteration, word-sliced: word j of every block in one register "
        "(16: zmm, 1 KiB per iteration; 8: ymm, 512 bytes). Equivalent scalar loop: "
        "for (i = 0; i + 64*B <= len; i += 64*B) for (b = 0; b < B; ++b) block(ctr + i/64 + b).",
-       "16"},
+       "16", "x86_64-avx512 x86_64-avx2"},
       {"chacha20.short_blocks_per_vector", "integer", "blocks of 64 bytes", "4",
        "Layout of the short kernel and of tails: one block per 128-bit lane of a zmm, the four "
-       "state rows in four registers, diagonals by in-lane word shuffles.", "4"},
+       "state rows in four registers, diagonals by in-lane word shuffles.", "4", "x86_64-avx512"},
       {"chacha20.rotate", "string", "-", "\"vprold\" or \"vpshufb\"",
        "How 32-bit rotations are done: vprold for all four (AVX-512 rotate, 1 op each), or byte "
        "shuffles (vpshufb) for the 16- and 8-bit rotations and vprold for 12 and 7. vprold "
        "needs no constant register; vpshufb runs on a different port on some cores.",
-       "\"vprold\""},
-      {"poly1305.radix_bits", "integer", "bits", "44 (ifma52)",
-       "Radix of the limb representation: limb i has weight 2^(radix*i).", "44"},
-      {"poly1305.limbs", "integer", "limbs", "3 (ifma52); limbs*radix_bits >= 130",
-       "Number of limbs per accumulator.", "3"},
+       "\"vprold\"", "x86_64-avx512"},
+      {"poly1305.radix_bits", "integer", "bits", "44 (ifma52), 64 (mul64)",
+       "Radix of the limb representation: limb i has weight 2^(radix*i).", "44", "all"},
+      {"poly1305.limbs", "integer", "limbs", "3 (ifma52: 44/44/42; mul64: 64/64/2); limbs*radix_bits >= 130",
+       "Number of limbs per accumulator.", "3", "all"},
       {"poly1305.limb_bits", "array of integers", "bits",
        "radix_bits for every limb but the top one; the top limb has 130 - radix*(limbs-1)",
-       "Width of each fully carried limb (44/44/42 tiles 2^130).", "[44, 44, 42]"},
+       "Width of each fully carried limb (44/44/42 tiles 2^130).", "[44, 44, 42]", "all"},
       {"poly1305.lanes", "integer", "64-bit lanes", "4 or 8 (a power of two)",
        "Independent Horner lanes; lane j holds key power r^(lanes-j), so one vector multiply "
        "absorbs lanes*16 bytes (8: zmm, 4: ymm). Equivalent scalar: h = (h + m_i) * r per block.",
-       "8"},
-      {"poly1305.multiplier", "string", "-", "\"ifma52\"",
-       "Multiplier: AVX-512 IFMA vpmadd52luq/vpmadd52huq (52x52->104 bit, lo and hi halves).",
-       "\"ifma52\""},
+       "8", "x86_64-avx512"},
+      {"poly1305.multiplier", "string", "-", "\"ifma52\" (x86_64-avx512) or \"mul64\" (scalar, x86_64-avx2)",
+       "Multiplier: \"ifma52\" is AVX-512 IFMA vpmadd52luq/vpmadd52huq (52x52->104 bit, lo and hi "
+       "halves); \"mul64\" is the general-purpose 64x64->128-bit multiply in radix 2^64 (h = "
+       "h0 + h1*2^64 + h2*2^128 with h2 small; the generator derives the clamp masks, the 5/4 fold "
+       "s1 = r1 + (r1 >> 2) and the h2 bound).",
+       "\"ifma52\"", "all"},
       {"poly1305.carry_chain", "array of strings", "-",
        "each \"i>j\" with j = i+1, or i = top limb and j = 0 (the x5 wrap at 2^130)",
        "Carries done after every multiply, in order: c = d_i >> limb_bits[i]; d_i &= mask; "
        "d_j += c (times 5 for the wrap). Fewer carries are lazier; chapoly-verify rejects a "
        "chain that lets a limb outgrow the 52-bit multiplier.",
-       "[\"0>1\", \"1>2\", \"2>0\", \"0>1\"]"},
+       "[\"0>1\", \"1>2\", \"2>0\", \"0>1\"]", "x86_64-avx512"},
       {"schedule.interleave", "integer", "Poly1305 lane steps per double round", "0, 1 or 2",
        "Interleave ratio in the fused loop: this many lanes-wide Poly1305 steps are woven "
        "instruction by instruction into each ChaCha20 double round (steps left over go into the "
-       "last double round). 0 keeps the two passes apart inside the iteration.", "1"},
+       "last double round). 0 keeps the two passes apart inside the iteration.", "1", "x86_64-avx512"},
+      {"chacha20.gpr_blocks", "integer", "blocks of 64 bytes", "1 or 2",
+       "Blocks computed together in general-purpose registers, their double rounds interleaved "
+       "instruction by instruction for instruction-level parallelism (2: 32 live state words, "
+       "128 bytes per bulk-loop iteration). Equivalent scalar loop: one block at a time.",
+       "2", "scalar"},
       {"cutoffs.short_max_bytes", "integer", "bytes", "64*(4*k) - 64 for k = 1 or 2: 192 or 448",
        "Messages of at most this length take the one-pass short kernel (k zmm of 4 blocks: "
        "block 0 is the one-time key, the rest keystream); longer ones the fused bulk kernel.",
-       "192"},
+       "192", "x86_64-avx512"},
   };
   return keys;
 }
@@ -278,10 +293,26 @@ Spec load_spec(const std::string &path) {
                     fmt::format("TOML syntax error: {}", e.description()));
   }
   r.reject_unknown(r.root, "");
+  // The target decides which keys the spec must have (SpecKey::targets): read it first.
+  s.isa = r.string("target.isa");
+  if (s.isa != "x86_64-avx512" && s.isa != "x86_64-avx2" && s.isa != "scalar")
+    r.fail(r.where("target.isa"),
+           fmt::format("'target.isa' = \"{}\" is not supported; allowed: \"x86_64-avx512\", "
+                       "\"x86_64-avx2\", \"scalar\"", s.isa));
   for (const auto &k : spec_keys()) {
-    (void)r.need(k.path);
-    s.line_of[k.path] = static_cast<int>(r.where(k.path).begin.line);
+    bool applies = std::string(k.targets) == "all";
+    std::istringstream ts(k.targets);
+    for (std::string t; ts >> t;) applies |= (t == s.isa);
+    if (applies) {
+      (void)r.need(k.path);
+      s.line_of[k.path] = static_cast<int>(r.where(k.path).begin.line);
+    } else if (auto v = r.root.at_path(k.path)) {
+      r.fail(v.node()->source(), fmt::format("'{}' is a key of target.isa {}; it does not "
+                                             "apply to \"{}\"", k.path, k.targets, s.isa));
+    }
   }
+  const bool avx512 = s.isa == "x86_64-avx512";
+  const bool avx2 = s.isa == "x86_64-avx2";
 
   auto check = [&](bool ok, const std::string &key, const std::string &msg) {
     if (!ok) r.fail(r.where(key), msg);
@@ -307,11 +338,13 @@ Spec load_spec(const std::string &path) {
           fmt::format("'rationale' contains control character 0x{:02x}; only newlines and tabs are allowed", u));
   }
 
-  s.isa = r.string("target.isa");
-  check(s.isa == "x86_64-avx512", "target.isa",
-        fmt::format("'target.isa' = \"{}\" is not supported; allowed: \"x86_64-avx512\"", s.isa));
   s.features = r.strings("target.features");
-  for (const char *need : {"avx512f", "avx512vl", "avx512bw", "avx512ifma", "bmi2"}) {
+  check(avx512 || avx2 || s.features.empty(), "target.features",
+        "'target.features' must be empty for target.isa = \"scalar\" (the kernels use no CPU feature)");
+  const std::vector<const char *> needed =
+      avx512 ? std::vector<const char *>{"avx512f", "avx512vl", "avx512bw", "avx512ifma", "bmi2"}
+             : avx2 ? std::vector<const char *>{"avx2", "bmi2"} : std::vector<const char *>{};
+  for (const char *need : needed) {
     bool have = false;
     for (const auto &f : s.features) have |= (f == need);
     check(have, "target.features",
@@ -319,15 +352,21 @@ Spec load_spec(const std::string &path) {
   }
   for (const auto &f : s.features) {
     static const std::set<std::string> known = {"avx512f", "avx512vl", "avx512bw", "avx512ifma",
-                                                "avx512vbmi", "bmi2"};
+                                                "avx512vbmi", "avx2", "bmi2"};
     check(known.count(f) != 0, "target.features", fmt::format("unknown CPU feature \"{}\"", f));
   }
 
-  s.bulk_blocks = pick("chacha20.bulk_blocks", 8, 16);
-  s.short_blocks_per_vector = pick("chacha20.short_blocks_per_vector", 4);
-  s.rotate = r.string("chacha20.rotate");
-  check(s.rotate == "vprold" || s.rotate == "vpshufb", "chacha20.rotate",
-        fmt::format("'chacha20.rotate' = \"{}\" is not supported; allowed: \"vprold\", \"vpshufb\"", s.rotate));
+  if (avx512) {
+    s.bulk_blocks = pick("chacha20.bulk_blocks", 8, 16);
+    s.short_blocks_per_vector = pick("chacha20.short_blocks_per_vector", 4);
+    s.rotate = r.string("chacha20.rotate");
+    check(s.rotate == "vprold" || s.rotate == "vpshufb", "chacha20.rotate",
+          fmt::format("'chacha20.rotate' = \"{}\" is not supported; allowed: \"vprold\", \"vpshufb\"", s.rotate));
+  } else if (avx2) {
+    s.bulk_blocks = pick("chacha20.bulk_blocks", 8);
+  } else {
+    s.gpr_blocks = pick("chacha20.gpr_blocks", 1, 2);
+  }
 
   // Representation: first the rules any radix must obey, then what the ifma52 templates do.
   auto radix = r.integer("poly1305.radix_bits");
@@ -356,14 +395,22 @@ Spec load_spec(const std::string &path) {
   }
   (void)total;
   s.multiplier = r.string("poly1305.multiplier");
-  check(s.multiplier == "ifma52", "poly1305.multiplier",
-        fmt::format("'poly1305.multiplier' = \"{}\" is not supported on {}; allowed: \"ifma52\"",
-                    s.multiplier, s.isa));
-  check(radix == 44 && limbs == 3, "poly1305.radix_bits",
-        fmt::format("the ifma52 templates implement radix 2^44 with 3 limbs, not radix 2^{} with {}",
-                    radix, limbs));
+  const char *want_mul = avx512 ? "ifma52" : "mul64";
+  check(s.multiplier == want_mul, "poly1305.multiplier",
+        fmt::format("'poly1305.multiplier' = \"{}\" is not supported on {}; allowed: \"{}\"",
+                    s.multiplier, s.isa, want_mul));
+  if (avx512)
+    check(radix == 44 && limbs == 3, "poly1305.radix_bits",
+          fmt::format("the ifma52 templates implement radix 2^44 with 3 limbs, not radix 2^{} with {}",
+                      radix, limbs));
+  else
+    check(radix == 64 && limbs == 3, "poly1305.radix_bits",
+          fmt::format("the mul64 representation is radix 2^64 with 3 limbs (64/64/2), not radix 2^{} "
+                      "with {}", radix, limbs));
   s.radix_bits = static_cast<int>(radix);
   s.limbs = static_cast<int>(limbs);
+
+  if (!avx512) return s;  // the remaining keys belong to the x86_64-avx512 target
 
   auto lanes = r.integer("poly1305.lanes");
   check(lanes > 0 && (lanes & (lanes - 1)) == 0, "poly1305.lanes",

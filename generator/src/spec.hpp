@@ -31,6 +31,7 @@ struct SpecKey {
   const char *allowed;  ///< allowed values, as prose
   const char *meaning;  ///< what the key does to the straightforward loop
   const char *example;  ///< example value as written in TOML
+  const char *targets;  ///< "all", or the target.isa values the key belongs to, space separated
 };
 
 /// The key table, in document order.
@@ -43,26 +44,29 @@ struct Carry {
 };
 
 /// A validated spec. Every field has been checked against spec_keys() and the representation
-/// rules; line_of maps each dotted key to its 1-based line in the file (for emitted comments).
+/// rules; line_of maps each dotted key present in the file to its 1-based line (for emitted
+/// comments). Keys of another target (SpecKey::targets) are neither required nor allowed; the
+/// fields they would set keep their defaults.
 struct Spec {
   std::string path;          ///< path as given on the command line
   std::string text;          ///< raw file contents (hashed into the emitted header)
   int version = 1;
   std::string name;          ///< kernel family name, [a-z0-9_]+; symbol prefix chapoly_k_<name>_
   std::string rationale;
-  std::string isa;           ///< "x86_64-avx512"
+  std::string isa;           ///< "x86_64-avx512", "x86_64-avx2" or "scalar"
   std::vector<std::string> features;
-  int bulk_blocks = 16;      ///< ChaCha20 blocks per fused-loop iteration (8 or 16)
+  int bulk_blocks = 16;      ///< ChaCha20 blocks per fused-loop iteration (8 or 16; avx2: 8)
   int short_blocks_per_vector = 4;
   std::string rotate;        ///< "vprold" or "vpshufb"
   int radix_bits = 44;
   int limbs = 3;
   std::vector<int> limb_bits;
   int lanes = 8;             ///< Poly1305 lanes = key powers r^lanes..r^1 (4 or 8)
-  std::string multiplier;    ///< "ifma52"
+  std::string multiplier;    ///< "ifma52" (x86_64-avx512) or "mul64" (scalar)
   std::vector<Carry> carry_chain;
   int interleave = 1;        ///< Poly1305 lane steps per ChaCha20 double round (0 = two passes)
   int short_max_bytes = 192; ///< messages of at most this many bytes take the short kernel
+  int gpr_blocks = 1;        ///< scalar: ChaCha20 blocks computed together in general registers (1 or 2)
   std::map<std::string, int> line_of;
 };
 

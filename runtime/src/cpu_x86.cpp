@@ -1,4 +1,5 @@
-// cpu_x86.cpp: can this CPU and OS run the AVX-512 IFMA kernels? One named predicate per piece:
+// cpu_x86.cpp: can this CPU and OS run the AVX-512 IFMA kernels (avx512_missing_feature) or the AVX2
+// ones (avx2_missing_feature: AVX2 and BMI2, OSXSAVE, XCR0 SSE and AVX state)? One named predicate per piece:
 // the CPU must report AVX512F, AVX512VL, AVX512BW, AVX512IFMA and BMI2 (CPUID leaf 7, subleaf 0,
 // EBX; the specs' [target] features list names all five),
 // and the OS must have enabled XSAVE (CPUID leaf 1 ECX.OSXSAVE) and the SSE, AVX, opmask,
@@ -34,8 +35,11 @@ uint32_t detect() {
     have |= kCpuOsxsave;
     constexpr uint64_t kZmmState = (1u << 1) | (1u << 2) | (1u << 5) | (1u << 6) | (1u << 7);
     if ((read_xcr0() & kZmmState) == kZmmState) have |= kCpuXcr0Zmm;
+    constexpr uint64_t kYmmState = (1u << 1) | (1u << 2);
+    if ((read_xcr0() & kYmmState) == kYmmState) have |= kCpuXcr0Ymm;
   }
   __cpuid_count(7, 0, eax, ebx, ecx, edx);
+  if (ebx & (1u << 5)) have |= kCpuAvx2;
   if (ebx & (1u << 8)) have |= kCpuBmi2;
   if (ebx & (1u << 16)) have |= kCpuAvx512F;
   if (ebx & (1u << 21)) have |= kCpuAvx512Ifma;
@@ -63,6 +67,19 @@ const char *avx512_missing_feature() {
   return nullptr;
 #else
   return "an x86-64 CPU (AVX512F, AVX512VL, AVX512BW, AVX512IFMA, BMI2)";
+#endif
+}
+
+const char *avx2_missing_feature() {
+#if defined(__x86_64__) || defined(__i386__)
+  const uint32_t have = detect() & ~g_hidden.load(std::memory_order_relaxed);
+  if (!(have & kCpuAvx2)) return "AVX2 (CPUID.(EAX=7,ECX=0):EBX[5])";
+  if (!(have & kCpuBmi2)) return "BMI2 (CPUID.(EAX=7,ECX=0):EBX[8])";
+  if (!(have & kCpuOsxsave)) return "OSXSAVE (CPUID.1:ECX[27]: the OS has not enabled XSAVE)";
+  if (!(have & kCpuXcr0Ymm)) return "OS support for AVX state (XCR0 bits 1,2: SSE, AVX)";
+  return nullptr;
+#else
+  return "an x86-64 CPU (AVX2, BMI2)";
 #endif
 }
 

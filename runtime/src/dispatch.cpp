@@ -2,7 +2,8 @@
 // it in one atomic pointer, and forwards seal/open to the checked wrappers in checked.cpp.
 //
 // Decision rule (documented in chapoly.h at chapoly_backend):
-//   CHAPOLY_BACKEND unset, "" or "auto" -> first usable of: avx512 (if built), portable.
+//   CHAPOLY_BACKEND unset, "" or "auto" -> first usable of the linked backends in registry order
+//                                          (avx512, avx2, scalar, when linked), then portable.
 //   CHAPOLY_BACKEND = a usable backend  -> that backend.
 //   CHAPOLY_BACKEND = anything else     -> "none": seal/open return CHAPOLY_ERR_UNSUPPORTED, so a
 //                                          forced benchmark or test never silently runs another
@@ -26,31 +27,19 @@ const Backend kNone = {"none", nullptr, nullptr, nullptr, nullptr, nullptr, null
 // concurrently gives the same answer, so a lost compare-exchange race is harmless.
 std::atomic<const Backend *> g_current{nullptr};
 
-// Built-in backends, fastest first.
-int builtin_backends(const Backend *out[2]) {
-  int n = 0;
-  if (const Backend *b = avx512_backend()) out[n++] = b;
-  out[n++] = &portable_backend();
-  return n;
-}
-
 const Backend *pick_auto() {
-  const Backend *all[2];
-  int n = builtin_backends(all);
-  for (int i = 0; i < n; ++i) {
+  size_t n = 0;
+  const Backend *const *all = kernel_backends(n);
+  for (size_t i = 0; i < n; ++i) {
     if (all[i]->missing() == nullptr) return all[i];
   }
-  return &portable_backend();  // unreachable: the portable backend always runs
+  return &portable_backend();  // always runs
 }
 
-// The usable built-in backend called `name`, or nullptr.
+// The usable linked backend called `name`, or nullptr.
 const Backend *find_usable(const char *name) {
-  const Backend *all[2];
-  int n = builtin_backends(all);
-  for (int i = 0; i < n; ++i) {
-    if (strcmp(all[i]->name, name) == 0) return all[i]->missing() == nullptr ? all[i] : nullptr;
-  }
-  return nullptr;
+  const Backend *b = linked_backend(name);
+  return b != nullptr && b->missing() == nullptr ? b : nullptr;
 }
 
 const Backend *decide_from_env() {
@@ -74,6 +63,18 @@ const Backend *current() {
 }  // namespace
 
 void reset_backend_for_testing() { g_current.store(nullptr, std::memory_order_release); }
+
+const Backend *linked_backend(const char *name) {
+  size_t n = 0;
+  const Backend *const *all = kernel_backends(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (strcmp(all[i]->name, name) == 0) return all[i];
+  }
+  const Backend &portable = portable_backend();
+  return strcmp(portable.name, name) == 0 ? &portable : nullptr;
+}
+
+const Backend *avx512_backend() { return linked_backend("avx512"); }
 
 }  // namespace chapoly::internal
 

@@ -28,6 +28,8 @@
 #include <string>
 #include <vector>
 
+#include "chapoly_registry.h"  // generated from the kernel registry (emitted/CMakeLists.txt)
+
 namespace {
 
 constexpr size_t kKeyLen = 32;
@@ -229,11 +231,18 @@ void cmd_info(bool forced) {
                            : std::string(" (chosen by CPU)");
   fmt::print("library:  libchapoly {} (header {})\n", chapoly_version(), CHAPOLY_VERSION_STRING);
   fmt::print("backend:  {}{}\n", current, why);
-  std::string avail;
-  for (const char *b : {"avx512", "portable"})
-    avail += fmt::format(" {}={}", b, chapoly_select_backend(b) == CHAPOLY_OK ? "yes" : "no");
+  // Every backend of the kernel registry, in dispatch order: usable here, or what it needs.
+  fmt::print("backends: (dispatch order: the first usable one is chosen)\n");
+#define CHAPOLY_INFO_ROW(name, needs, linked)                                               \
+  fmt::print("  {:<9} {}\n", name,                                                          \
+             !(linked) ? std::string("not in this build (not proved by chapoly-verify yet, or "  \
+                                     "not for this architecture)")                            \
+             : chapoly_select_backend(name) == CHAPOLY_OK                                    \
+                 ? std::string("usable")                                                     \
+                 : fmt::format("unusable here: needs {}", needs));
+  CHAPOLY_REGISTRY(CHAPOLY_INFO_ROW)
+#undef CHAPOLY_INFO_ROW
   if (current != "none") chapoly_select_backend(current.c_str());  // put back what was in use
-  fmt::print("backends:{}\n", avail);
   fmt::print("cpu:      {}\n", cpu_model());
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
@@ -256,7 +265,7 @@ int main(int argc, char **argv) {
   CLI::App app{"chapoly: ChaCha20-Poly1305 (RFC 8439) file encryption with libchapoly"};
   app.require_subcommand(1);
   std::string backend;
-  app.add_option("--backend", backend, "force a backend: auto, avx512 or portable");
+  app.add_option("--backend", backend, "force a backend: auto, avx512, scalar or portable (see `chapoly info`)");
 
   std::string key_file, in, out, aad;
   bool force = false;

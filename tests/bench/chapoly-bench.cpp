@@ -15,6 +15,8 @@
 
 #if CHAPOLY_BENCH_HAVE_CHAPOLY
 #include <chapoly/chapoly.h>
+
+#include "chapoly_registry.h"  // generated from the kernel registry (emitted/CMakeLists.txt)
 #endif
 
 #include <sched.h>
@@ -529,7 +531,12 @@ int main(int argc, char **argv) {
   // the first chapoly one is the numerator of the ratios.
   std::vector<std::unique_ptr<Aead>> all;
 #if CHAPOLY_BENCH_HAVE_CHAPOLY
-  for (const char *b : {"avx512", "portable"}) {
+  static const char *const kBackends[] = {
+#define CHAPOLY_BENCH_NAME(name, needs, linked) name,
+      CHAPOLY_REGISTRY(CHAPOLY_BENCH_NAME)
+#undef CHAPOLY_BENCH_NAME
+  };
+  for (const char *b : kBackends) {
     if (ChapolyAead::available(b))
       all.push_back(std::make_unique<ChapolyAead>(b));
     else

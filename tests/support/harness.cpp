@@ -12,8 +12,12 @@ namespace chapoly::test {
 std::vector<const Backend *> all_backends() {
   std::vector<const Backend *> out;
   out.push_back(&chapoly::internal::portable_backend());
-  if (const Backend *b = chapoly::internal::avx512_backend()) out.push_back(b);
+  size_t n = 0;
+  const Backend *const *linked = chapoly::internal::kernel_backends(n);
+  for (size_t i = 0; i < n; ++i) out.push_back(linked[i]);
+  for (const Backend *b : test_only_backends()) out.push_back(b);
   for (const Backend *b : variant_backends()) out.push_back(b);
+  for (const Backend *b : emu_backends()) out.push_back(b);
   return out;
 }
 

@@ -23,11 +23,25 @@ namespace chapoly::test {
 
 using chapoly::internal::Backend;
 
-// all_backends lists every backend compiled into the tests, usable here or not: "portable",
-// "avx512" (when libchapoly has it), then one entry per tests/specs/*.toml variant.
+// all_backends lists every backend compiled into the tests, usable here or not: "portable", the
+// registry kernels libchapoly links ("avx512", ...), the registry kernels built into the tests
+// only ("scalar" while it is not proved), one entry per tests/specs/*.toml variant, then the
+// emulated backends (emu_backends()).
 std::vector<const Backend *> all_backends();
 // variant_backends lists only the tests/specs variants (generated at configure time).
 std::vector<const Backend *> variant_backends();
+// test_only_backends lists the registry kernels libchapoly does not link (registry entries not
+// GATED while CHAPOLY_ALLOW_UNPROVEN_KERNELS is OFF), compiled into the tests only.
+std::vector<const Backend *> test_only_backends();
+// emu_backends lists the emulated backends (tests/emu/README.md): each AVX-512 kernel of
+// all_backends() compiled against a portable implementation of its intrinsics, named
+// "<backend>-emu" ("avx512-emu", "avx512_b8_l4-emu", ...); they run on any x86-64 CPU. Empty
+// when the build has none (no SIMDe). With CHAPOLY_TEST_EMU_BROKEN set in the environment it
+// also lists "avx512-emu-broken", built with a deliberately wrong IFMA hi half, which must fail.
+std::vector<const Backend *> emu_backends();
+// emu_native_counterpart returns the native backend that `emu` emulates ("avx512" for
+// "avx512-emu"), or nullptr when `emu` is not an emulated backend or has none.
+const Backend *emu_native_counterpart(const Backend &emu);
 // backend_param_name makes a gtest parameter name from a backend's name.
 std::string backend_param_name(const testing::TestParamInfo<const Backend *> &info);
 

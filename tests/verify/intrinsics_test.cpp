@@ -218,6 +218,9 @@ std::vector<Case> cases() {
          return st(_mm256_setr_epi32((int)u(a, 0), (int)u(a, 1), (int)u(a, 2), (int)u(a, 3), (int)u(a, 4), (int)u(a, 5),
                                      (int)u(a, 6), (int)u(a, 7)));
        }},
+      {"_mm256_setr_epi8", {}, [](A a) ISA_AVX {
+         return st(_mm256_setr_epi8((char)u(a, 0), (char)u(a, 1), (char)u(a, 2), (char)u(a, 3), (char)u(a, 4), (char)u(a, 5), (char)u(a, 6), (char)u(a, 7), (char)u(a, 8), (char)u(a, 9), (char)u(a, 10), (char)u(a, 11), (char)u(a, 12), (char)u(a, 13), (char)u(a, 14), (char)u(a, 15), (char)u(a, 16), (char)u(a, 17), (char)u(a, 18), (char)u(a, 19), (char)u(a, 20), (char)u(a, 21), (char)u(a, 22), (char)u(a, 23), (char)u(a, 24), (char)u(a, 25), (char)u(a, 26), (char)u(a, 27), (char)u(a, 28), (char)u(a, 29), (char)u(a, 30), (char)u(a, 31)));
+       }},
       {"_mm256_set1_epi64x", {}, [](A a) ISA_AVX { return st(_mm256_set1_epi64x((long long)u(a, 0))); }},
       {"_mm256_setr_epi64x", {}, [](A a) ISA_AVX {
          return st(_mm256_setr_epi64x((long long)u(a, 0), (long long)u(a, 1), (long long)u(a, 2), (long long)u(a, 3)));

@@ -1,5 +1,6 @@
 // bounds.cpp: the interval interpreter (see bounds.h).
 #include "bounds.h"
+#include "contracts.h"
 
 #include <algorithm>
 #include <chrono>
@@ -463,11 +464,12 @@ class BoundsInterp {
       case Stmt::For:
       case Stmt::DoWhile: execLoop(s, st); return;
       case Stmt::Return: {
+        // Evaluate first: the value may call a helper, which pushes onto `frames` (a reference
+        // into it taken before the call would dangle once the vector grows).
+        AVal v;
+        if (s.e) v = eval(*s.e, st);
         Frame &fr = frames.back();
-        if (s.e) {
-          AVal v = eval(*s.e, st);
-          fr.retVal = join(fr.retVal, convert(v, fr.fn->ret, s.loc));
-        }
+        if (s.e) fr.retVal = join(fr.retVal, convert(v, fr.fn->ret, s.loc));
         fr.rets.push_back(st);
         st.live = false;
         return;
@@ -1875,7 +1877,7 @@ std::set<std::string> finalReductionHelpers(const File &f) {
   std::set<std::string> out;
   for (const auto &fn : f.funcs) {
     if (fn.isExported) continue;
-    bool marked = false;
+    bool marked = contractOf(fn).role == "poly1305.final";
     for (const auto &m : fn.markers)
       if (m.find("chapoly-final-reduction") != std::string::npos) marked = true;
     // Without a marker: a helper named *final* that takes the tag pointer and h0.. limbs.

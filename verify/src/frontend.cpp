@@ -184,8 +184,45 @@ struct Lowerer {
     return fd && sm.isInMainFile(sm.getExpansionLoc(fd->getLocation()));
   }
 
+  // Deepest expression nesting the dialect allows. Clang's constant folder and this verifier's
+  // tree walkers recurse once per level; an emitted expression is a few dozen levels deep, so a
+  // deeper one is rejected here (with its location) before anything recurses into it.
+  static constexpr unsigned kMaxExprDepth = 1000;
+  unsigned lowerDepth = 0;
+
+  // Depth of the expression tree under `e`, walked iteratively (never recursion over `e`);
+  // stops counting at `cap`.
+  static unsigned exprDepth(const clang::Stmt *e, unsigned cap) {
+    unsigned best = 0;
+    std::vector<std::pair<const clang::Stmt *, unsigned>> todo{{e, 1}};
+    while (!todo.empty()) {
+      auto [s, d] = todo.back();
+      todo.pop_back();
+      if (!s) continue;
+      if (d > best) best = d;
+      if (best > cap) return best;
+      for (const clang::Stmt *c : s->children()) todo.push_back({c, d + 1});
+    }
+    return best;
+  }
+
   ExprP lowerExpr(const clang::Expr *e, bool rvalue = true) {
     if (!e) return nullptr;
+    if (lowerDepth == 0 && exprDepth(e, kMaxExprDepth) > kMaxExprDepth) {
+      error(e->getBeginLoc(), "expression nested deeper than " + std::to_string(kMaxExprDepth) +
+                                  " levels is outside the emitted dialect");
+      auto r = std::make_shared<cv::Expr>();
+      r->kind = Expr::Const;
+      r->loc = loc(e->getBeginLoc());
+      r->ty.kind = Type::Int;
+      r->ty.bits = 64;
+      return r;
+    }
+    struct DepthGuard {
+      unsigned &d;
+      explicit DepthGuard(unsigned &x) : d(x) { ++d; }
+      ~DepthGuard() { --d; }
+    } depthGuard(lowerDepth);
     // Integer constant expressions (literals, enumerators, _MM_SHUFFLE, sizeof, const locals
     // with constant initialisers) are folded by Clang.
     if (rvalue && !e->isValueDependent() && e->getType()->isIntegralOrEnumerationType()) {
@@ -432,6 +469,25 @@ struct Lowerer {
     return out;
   }
 
+  // `// chapoly-contract: {json}` in the comment block right above `line` (above the invariants).
+  std::pair<std::string, SrcLoc> contractAbove(unsigned line) {
+    for (int l = (int)line - 2; l >= 0; --l) {
+      const std::string &s = file.lines[(size_t)l];
+      size_t p = s.find_first_not_of(" \t\r");
+      if (p == std::string::npos) continue;
+      if (s.compare(p, 2, "//") != 0) break;
+      size_t k = s.find("chapoly-contract:");
+      if (k != std::string::npos) return {s.substr(k + 17), SrcLoc{(unsigned)l + 1, (unsigned)k + 1}};
+    }
+    return {"", SrcLoc{}};
+  }
+
+  void loopContract(cv::Stmt &r) {
+    auto [c, l] = contractAbove(r.loc.line);
+    r.contract = c;
+    r.contractLoc = l;
+  }
+
   StmtP mkS(Stmt::Kind k, const clang::Stmt *s) {
     auto r = std::make_shared<cv::Stmt>();
     r->kind = k;
@@ -485,6 +541,7 @@ struct Lowerer {
       r->e = lowerExpr(ws->getCond());
       r->then = lowerStmt(ws->getBody());
       r->invariants = invariantsAbove(r->loc.line);
+      loopContract(*r);
       return r;
     }
     if (const auto *fs = dyn_cast<ForStmt>(s)) {
@@ -500,6 +557,7 @@ struct Lowerer {
       r->inc = fs->getInc() ? lowerExpr(fs->getInc()) : nullptr;
       r->then = lowerStmt(fs->getBody());
       r->invariants = invariantsAbove(r->loc.line);
+      loopContract(*r);
       return r;
     }
     if (const auto *ds = dyn_cast<DoStmt>(s)) {
@@ -507,6 +565,7 @@ struct Lowerer {
       r->e = lowerExpr(ds->getCond());
       r->then = lowerStmt(ds->getBody());
       r->invariants = invariantsAbove(r->loc.line);
+      loopContract(*r);
       return r;
     }
     if (const auto *rs = dyn_cast<ReturnStmt>(s)) {
@@ -575,12 +634,78 @@ struct Lowerer {
       f.isExported = fd->isExternC() && fd->getStorageClass() != SC_Static;
       f.isStaticInline = fd->getStorageClass() == SC_Static;
       f.markers = markersAbove(loc(fd->getOuterLocStart()).line);
+      {
+        auto [c, l] = contractAbove(loc(fd->getOuterLocStart()).line);
+        f.contract = c;
+        f.contractLoc = l;
+      }
       f.body = lowerStmt(fd->getBody());
     }
   }
 };
 
 }  // namespace
+
+// The calls each function makes (callee index, call location), walking the IR with an explicit
+// stack (the IR depth is bounded by the front end, but nothing here needs to recurse).
+static std::vector<std::vector<std::pair<int, SrcLoc>>> callGraph(const File &f) {
+  std::vector<std::vector<std::pair<int, SrcLoc>>> g(f.funcs.size());
+  for (size_t i = 0; i < f.funcs.size(); ++i) {
+    std::vector<const Stmt *> ss;
+    std::vector<const Expr *> es;
+    if (f.funcs[i].body) ss.push_back(f.funcs[i].body.get());
+    while (!ss.empty() || !es.empty()) {
+      if (!ss.empty()) {
+        const Stmt *s = ss.back();
+        ss.pop_back();
+        for (const StmtP *c : {&s->init, &s->then, &s->els})
+          if (*c) ss.push_back(c->get());
+        for (const auto &b : s->body)
+          if (b) ss.push_back(b.get());
+        for (const ExprP *e : {&s->e, &s->inc})
+          if (*e) es.push_back(e->get());
+        continue;
+      }
+      const Expr *e = es.back();
+      es.pop_back();
+      if (e->kind == Expr::Call && e->fn >= 0) g[i].push_back({e->fn, e->loc});
+      for (const auto &a : e->args)
+        if (a) es.push_back(a.get());
+    }
+  }
+  return g;
+}
+
+// A helper that can reach itself (directly or through others) cannot be inlined: the dialect
+// has none, and every interpreter here inlines. Reported at the call that closes the cycle.
+static void rejectRecursion(const File &f, std::vector<FrontendError> &errs) {
+  auto g = callGraph(f);
+  std::vector<int> state(f.funcs.size(), 0);  // 0 new, 1 on the path, 2 done
+  for (size_t root = 0; root < f.funcs.size(); ++root) {
+    if (state[root]) continue;
+    std::vector<std::pair<int, size_t>> path{{(int)root, 0}};
+    state[root] = 1;
+    while (!path.empty()) {
+      auto &[fn, next] = path.back();
+      if (next == g[(size_t)fn].size()) {
+        state[(size_t)fn] = 2;
+        path.pop_back();
+        continue;
+      }
+      auto [callee, at] = g[(size_t)fn][next++];
+      if (state[(size_t)callee] == 1) {
+        errs.push_back({f.path, at,
+                        "recursive call of '" + f.funcs[(size_t)callee].name + "' (from '" +
+                            f.funcs[(size_t)fn].name + "') is outside the emitted dialect"});
+        return;
+      }
+      if (state[(size_t)callee] == 0) {
+        state[(size_t)callee] = 1;
+        path.push_back({callee, 0});
+      }
+    }
+  }
+}
 
 bool parseKernelFile(const std::string &path, const std::vector<std::string> &flags, File &out,
                      std::vector<FrontendError> &errs) {
@@ -612,6 +737,7 @@ bool parseKernelFile(const std::string &path, const std::vector<std::string> &fl
   clang::ASTContext &ctx = asts[0]->getASTContext();
   Lowerer L(ctx, out, errs);
   L.run(ctx.getTranslationUnitDecl());
+  if (errs.empty()) rejectRecursion(out, errs);
   return errs.empty();
 }
 

@@ -499,6 +499,10 @@ Bits setrdN(A a) {  // e0 .. e(N-1)
   return lanes(32, N, [](A a, unsigned i) { return a[i].w[0] & 0xffffffffu; }, a);
 }
 template <unsigned N>
+Bits setrbN(A a) {  // e0 .. e(N-1), bytes
+  return lanes(8, N, [](A a, unsigned i) -> uint64_t { return a[i].w[0] & 0xff; }, a);
+}
+template <unsigned N>
 Bits broadcastdN(A a) {
   return lanes(32, N, [](A a, unsigned) { return a[0].get(32, 0); }, a);
 }
@@ -797,6 +801,8 @@ std::vector<Intrinsic> build() {
       {"_mm256_set1_epi32", "", {}, {D}, 256, 32, Cls::Move, "avx", "r[i] = x (8 lanes)", "none"},
       {"_mm256_setr_epi32", "", {}, {D, D, D, D, D, D, D, D}, 256, 32, Cls::Move, "avx",
        "r[i] = e_i (arguments e0 first)", "none"},
+      {"_mm256_setr_epi8", "", {}, std::vector<Role>(32, D), 256, 8, Cls::Move, "avx",
+       "byte i of r = e_i[7:0] (arguments e0 first)", "none"},
       {"_mm256_set1_epi64x", "", {}, {D}, 256, 64, Cls::Move, "avx", "r[i] = x (4 lanes)", "none"},
       {"_mm256_setr_epi64x", "", {}, {D, D, D, D}, 256, 64, Cls::Move, "avx", "r[i] = e_i (arguments e0 first)",
        "none"},
@@ -898,7 +904,7 @@ std::vector<Intrinsic> build() {
       {"_mm256_permute2x128_si256", permute2x128}, {"_mm256_permute4x64_epi64", permute4x64},
       {"_mm256_inserti128_si256", insert128of256}, {"_mm256_broadcastsi128_si256", broadcast128of256},
       {"_mm256_broadcastd_epi32", broadcastdN<8>}, {"_mm256_set1_epi32", set1dN<8>},
-      {"_mm256_setr_epi32", setrdN<8>}, {"_mm256_set1_epi64x", set1q256}, {"_mm256_setr_epi64x", setrq256},
+      {"_mm256_setr_epi32", setrdN<8>}, {"_mm256_setr_epi8", setrbN<32>}, {"_mm256_set1_epi64x", set1q256}, {"_mm256_setr_epi64x", setrq256},
       {"_mm256_setzero_si256", setzero}, {"_mm256_permutex2var_epi64", permx2varq256},
       {"_mm256_maskz_permutexvar_epi64", maskzpermxvarq256}, {"_mm256_maskz_set1_epi64", maskzset1q256},
       {"_mm256_maskz_set1_epi8", maskzset1b256}, {"_mm256_mask_blend_epi64", blendq256},

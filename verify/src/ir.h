@@ -82,6 +82,8 @@ struct Stmt {
   StmtP then, els;       // If branches; loops: then = body
   std::vector<StmtP> body;  // Block
   std::vector<Invariant> invariants;  // loops
+  std::string contract;  // loops: the JSON of a `// chapoly-contract:` line above the invariants
+  SrcLoc contractLoc;
   bool noScope = false;  // Block made from one declaration group: no scope of its own
 };
 
@@ -106,6 +108,8 @@ struct Function {
   SrcLoc loc;
   SrcLoc endLoc;
   std::vector<std::string> markers;  // `// chapoly-...` marker comments just above the function
+  std::string contract;  // the JSON of a `// chapoly-contract:` line just above it ("" if none)
+  SrcLoc contractLoc;
 };
 
 struct File {

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "bounds.h"
+#include "contracts.h"
 #include "intrinsics.h"
 #include "ir.h"
 #include "proofs.h"
@@ -123,6 +124,13 @@ int main(int argc, char **argv) {
       for (const auto &e : errs)
         std::cerr << e.file << ":" << e.loc.line << ":" << e.loc.col << ": error: " << e.msg << "\n";
       return 2;
+    }
+    {
+      std::vector<std::string> cerrs = cv::checkContracts(file);
+      if (!cerrs.empty()) {
+        for (const auto &e : cerrs) std::cerr << e << "\n";
+        return 2;
+      }
     }
     cv::BoundsOptions bo;
     bo.finalReduction = cv::finalReductionHelpers(file);

@@ -467,6 +467,8 @@ struct Eval {
   PV call(const Expr &e) {
     if (e.fn < 0) return opaqueOf(e.ty, "call");
     const Function &fn = F.funcs[(size_t)e.fn];
+    for (const auto &f : frames)
+      if (f.fn == &fn) fail(e.loc, "recursive call of '" + fn.name + "' is outside the emitted dialect");
     bool hasRef = false;
     for (int p : fn.params) hasRef = hasRef || F.vars[(size_t)p].isRef;
     if (!hasRef && fn.ret.kind == Type::Void) return opaqueOf(fn.ret, fn.name);  // keystream helpers: only memory effects

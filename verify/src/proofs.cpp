@@ -21,6 +21,8 @@
 #include <random>
 #include <set>
 
+#include "contracts.h"
+#include "scalar64.h"
 #include "symbolic.h"
 
 namespace cv {
@@ -162,14 +164,25 @@ void proveFinal(const File &f, Prover &prover, const BoundsOptions &opt, KernelR
     std::string tag;
     std::vector<std::pair<std::string, size_t>> hs, ss;
     std::string sBytes;
+    Contract ct = contractOf(fn);
     for (size_t i = 0; i < fn.params.size(); ++i) {
       const Var &v = f.vars[(size_t)fn.params[i]];
       if (v.ty.kind == Type::Ptr) {
         if (tag.empty() && v.ty.spelling.find("const") == std::string::npos) tag = v.name;
         else sBytes = v.name;
-      } else if (v.ty.kind == Type::Int && v.ty.bits == 64) {
+      } else if (v.ty.kind == Type::Int && v.ty.bits == 64 && !ct.present) {
         (v.name[0] == 'h' ? hs : ss).push_back({v.name, i});
       }
+    }
+    // With a poly1305.final contract the limbs are the ones it names, in its order.
+    if (ct.present) {
+      for (const auto &n : ct.acc)
+        for (size_t i = 0; i < fn.params.size(); ++i)
+          if (f.vars[(size_t)fn.params[i]].name == n) hs.push_back({n, i});
+      for (const auto &n : ct.s)
+        for (size_t i = 0; i < fn.params.size(); ++i)
+          if (f.vars[(size_t)fn.params[i]].name == n) ss.push_back({n, i});
+      if (hs.size() != ct.acc.size() || ss.size() != ct.s.size()) hs.clear();
     }
     Obligation &o = addObl(kr, f, "final-reduction", fn.loc,
                            "tag = (h mod 2^130-5 + s) mod 2^128 in " + fn.name, fn.name);
@@ -179,7 +192,11 @@ void proveFinal(const File &f, Prover &prover, const BoundsOptions &opt, KernelR
       continue;
     }
     unsigned radix = hs.size() == 3 ? 44 : hs.size() == 5 ? 26 : 0;
-    if (tag.empty() || radix == 0 || (ss.empty() && sBytes.empty()) || (!ss.empty() && ss.size() != hs.size())) {
+    // radix 2^64: h = h0 + 2^64 h1 + 2^128 h2, s = s0 + 2^64 s1.
+    bool r64 = ct.present && ct.radix == 64;
+    if (r64) radix = hs.size() == 3 && ss.size() == 2 ? 64 : 0;
+    if (tag.empty() || radix == 0 || (ss.empty() && sBytes.empty()) ||
+        (!ss.empty() && ss.size() != hs.size() && !r64)) {
       o.res = Res::FAILED;
       o.cex = "cannot identify the tag pointer, the h limbs (h0..) and s in " + fn.name + "'s parameters";
       continue;
@@ -254,7 +271,8 @@ void proveFinal(const File &f, Prover &prover, const BoundsOptions &opt, KernelR
     preR.push_back(Hv == kP + R);
     preR.push_back(z3::ult(R, P));
     std::map<std::string, SVal> snap;
-    bool split = ev.snapshot(snap) && snap.size() == hn.size();
+    // Radix 2^64 keeps only bits 0..127 of h mod p before + s: one claim, the tag.
+    bool split = !r64 && ev.snapshot(snap) && snap.size() == hn.size();
     std::string cex;
     if (split) {
       std::vector<z3::expr> Rl;
@@ -272,6 +290,7 @@ void proveFinal(const File &f, Prover &prover, const BoundsOptions &opt, KernelR
       oS->cex = cex2;
       oS->ms = msSince(t1);
     } else {
+      if (r64) o.what = "tag = ((h mod 2^130-5) + s) mod 2^128, little-endian, in " + fn.name;
       o.res = prove(c, preR, T == (R + Sv).extract(127, 0), prover.timeoutMs(), shown, cex);
       o.cex = cex;
       o.ms = msSince(t0);
@@ -470,6 +489,241 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
 
 }  // namespace
 
+unsigned prover32Timeout() { return 10000; }
+
+// A scalar `chacha20.block` helper f(out, key, nonce, counter): evaluated bit-exactly on symbolic
+// key, nonce and counter, the 64 * blocks bytes written to out must be RFC 8439 2.3's blocks for
+// counter, counter + 1, ...: 10 double rounds, the feed-forward, little-endian serialisation.
+void proveChachaBlock(const File &f, const Function &fn, const Contract &ct, const BoundsOptions &opt, KernelResult &kr) {
+  auto t0 = Clock::now();
+  Obligation &o = addObl(kr, f, "chacha-block", fn.loc, "", fn.name);
+  unsigned blocks = 1;
+  {
+    // "blocks" is not in Contract: read it from the JSON text.
+    size_t k = fn.contract.find("\"blocks\"");
+    if (k != std::string::npos) blocks = (unsigned)std::strtoul(fn.contract.c_str() + fn.contract.find(':', k) + 1, nullptr, 10);
+    if (blocks == 0 || blocks > 16) blocks = 1;
+  }
+  std::string outP = ct.out.empty() ? "out" : ct.out[0], keyP = ct.keyPtr.empty() ? "key" : ct.keyPtr;
+  std::string nonceP = "nonce", ctrP = "counter";
+  o.what = std::to_string(blocks) + " block(s) = RFC 8439 2.3 (20 rounds, feed-forward, little-endian) for " + ctrP +
+           (blocks > 1 ? ".." + ctrP + "+" + std::to_string(blocks - 1) : "") + ", in " + fn.name;
+  if (!selected(opt, o)) {
+    o.skipped = true;
+    return;
+  }
+  z3::context c;
+  SymEval ev(f, c);
+  z3::expr ctr = c.bv_const(ctrP.c_str(), 32);
+  SVal cv;
+  cv.k = SVal::Int;
+  cv.bits = 32;
+  cv.w.push_back(ctr);
+  ev.bindParam(ctrP, cv);
+  if (!ev.runFunction(fn)) {
+    o.res = Res::FAILED;
+    o.cex = "cannot evaluate " + fn.name + " bit-exactly: " + ev.error() + " (line " + std::to_string(ev.errorLoc().line) + ")";
+    o.ms = msSince(t0);
+    return;
+  }
+  std::vector<z3::expr> out;
+  if (!ev.written(outP, (int)(64 * blocks), out)) {
+    o.res = Res::FAILED;
+    o.cex = fn.name + " does not write all " + std::to_string(64 * blocks) + " bytes of " + outP + " at constant offsets";
+    o.ms = msSince(t0);
+    return;
+  }
+  auto word = [&](const std::string &r, int i) {
+    z3::expr w = c.bv_const((r + "[" + std::to_string(4 * i + 3) + "]").c_str(), 8);
+    for (int k = 2; k >= 0; --k) w = z3::concat(w, c.bv_const((r + "[" + std::to_string(4 * i + k) + "]").c_str(), 8));
+    return w;
+  };
+  std::vector<std::pair<std::string, z3::expr>> shown;
+  shown.push_back({ctrP, ctr});
+  // 1. The input state: the code's j0..j15 are RFC 8439 2.3's constants, key words, counter and
+  //    nonce words (small 32-bit equivalences; the byte-wise loads are proved here).
+  std::vector<z3::expr> rfcState = {c.bv_val(0x61707865u, 32), c.bv_val(0x3320646eu, 32), c.bv_val(0x79622d32u, 32),
+                                    c.bv_val(0x6b206574u, 32)};
+  for (int i = 0; i < 8; ++i) rfcState.push_back(word(keyP, i));
+  rfcState.push_back(ctr);
+  for (int i = 0; i < 3; ++i) rfcState.push_back(word(nonceP, i));
+  std::vector<z3::expr> st;
+  std::string cex;
+  for (int j = 0; j < 16 && o.res == Res::OK; ++j) {
+    SVal v;
+    if (!ev.firstValue("j" + std::to_string(j), v) || v.k != SVal::Int || v.bits != 32) {
+      o.res = Res::FAILED;
+      o.cex = "the input state words j0..j15 of " + fn.name + " are not all 32-bit variables";
+      break;
+    }
+    st.push_back(v.w[0]);
+    o.res = prove(c, {}, v.w[0] == rfcState[(size_t)j], prover32Timeout(), shown, cex);
+    if (o.res != Res::OK) o.cex = "state word j" + std::to_string(j) + " is not RFC 8439's: " + cex;
+  }
+  if (o.res != Res::OK) {
+    o.ms = msSince(t0);
+    return;
+  }
+  // 2. The output: 10 double rounds (quarter rounds as RFC 8439 2.1 writes them, the rotation
+  //    as (x << k) | (x >> (32 - k))) plus the input state, little-endian; block b has
+  //    counter j12 + b. Compared as terms after Z3's simplifier (identical DAGs).
+  std::vector<z3::expr> eqs;
+  auto rotl = [&](const z3::expr &x, unsigned k) {
+    return z3::shl(x, c.bv_val(k, 32)) | z3::lshr(x, c.bv_val(32 - k, 32));
+  };
+  auto dround = [&](std::vector<z3::expr> &x) {
+    auto qr = [&](int a, int b, int cc, int d) {
+      x[a] = x[a] + x[b]; x[d] = x[d] ^ x[a]; x[d] = rotl(x[d], 16);
+      x[cc] = x[cc] + x[d]; x[b] = x[b] ^ x[cc]; x[b] = rotl(x[b], 12);
+      x[a] = x[a] + x[b]; x[d] = x[d] ^ x[a]; x[d] = rotl(x[d], 8);
+      x[cc] = x[cc] + x[d]; x[b] = x[b] ^ x[cc]; x[b] = rotl(x[b], 7);
+    };
+    qr(0, 4, 8, 12); qr(1, 5, 9, 13); qr(2, 6, 10, 14); qr(3, 7, 11, 15);
+    qr(0, 5, 10, 15); qr(1, 6, 11, 12); qr(2, 7, 8, 13); qr(3, 4, 9, 14);
+  };
+  for (unsigned b = 0; b < blocks; ++b) {
+    std::vector<z3::expr> s0 = st;
+    if (b) s0[12] = st[12] + c.bv_val(b, 32);
+    std::vector<z3::expr> x = s0;
+    for (int r = 0; r < 10; ++r) dround(x);
+    for (unsigned j = 0; j < 16; ++j) {
+      // Byte k of the word, as a little-endian store writes it: (uint8_t)(w >> 8k).
+      z3::expr w = x[j] + s0[j];
+      for (unsigned k = 0; k < 4; ++k) {
+        z3::expr want = (k ? z3::lshr(w, c.bv_val(8 * k, 32)) : w).extract(7, 0);
+        // extract(7, 0) of an 8-bit term is the term itself (stores re-split the byte they write).
+        z3::expr got = out[64 * b + 4 * j + k];
+        while (got.is_app() && got.decl().decl_kind() == Z3_OP_EXTRACT && got.num_args() == 1 &&
+               got.arg(0).get_sort().bv_size() == 8)
+          got = got.arg(0);
+        if (!z3::eq(got, want)) {
+          if (getenv("CHAPOLY_VERIFY_TRACE") && eqs.empty())
+            fprintf(stderr, "chacha-block got %s\nwant %s\n", got.to_string().c_str(),
+                    want.to_string().c_str());
+          eqs.push_back(got == want);
+        }
+      }
+    }
+  }
+  if (eqs.empty()) {
+    o.note = "state words proved equal to RFC 8439's; every output byte equal as a term to the RFC expression";
+  } else if (randomRefute(c, eqs, shown, cex)) {
+    o.res = Res::FAILED;
+  } else {
+    // Not the same terms and not refuted by evaluation: a full equivalence proof of 20 rounds
+    // is out of reach for the solver, so this is a failure, never a pass.
+    o.res = Res::FAILED;
+    cex = std::to_string(eqs.size()) + " output byte(s) are not the RFC expression as terms (the rounds are not "
+          "written as RFC 8439 2.1's quarter rounds, or are reordered)";
+  }
+  o.cex = cex;
+  o.ms = msSince(t0);
+}
+
+// 64x64->128 multiplies: `*` on unsigned __int128.
+int countMul128E(const Expr &e) {
+  int n = e.kind == Expr::Bin && e.name == "*" && e.ty.kind == Type::Int && e.ty.bits == 128 ? 1 : 0;
+  for (const auto &a : e.args)
+    if (a) n += countMul128E(*a);
+  return n;
+}
+int countMul128(const Stmt &s) {
+  int n = 0;
+  if (s.e) n += countMul128E(*s.e);
+  if (s.inc) n += countMul128E(*s.inc);
+  for (const StmtP *c : {&s.init, &s.then, &s.els})
+    if (*c) n += countMul128(**c);
+  for (const auto &b : s.body)
+    if (b) n += countMul128(*b);
+  return n;
+}
+
+// A kernel whose job ends in a Poly1305 tag: by its contract role, else by its ABI name
+// (chapoly_k_<target>_seal / _open / _poly1305, emitted/README.md).
+bool producesTag(const Function &k) {
+  Contract ct = contractOf(k);
+  if (ct.present) return ct.role == "aead.seal" || ct.role == "aead.open" || ct.role == "poly1305.oneshot";
+  auto ends = [&](const std::string &suf) {
+    return k.name.size() > suf.size() && k.name.compare(k.name.size() - suf.size(), suf.size(), suf) == 0;
+  };
+  return k.name.rfind("chapoly_k_", 0) == 0 && (ends("_seal") || ends("_open") || ends("_poly1305"));
+}
+
+// Closed world for files with contracts: every reachable helper has a contract whose role this
+// verifier proves, or is glue with no multiply and no loop (its value is part of the proofs it is
+// inlined into); every 64x64->128 multiply lies in a contract-covered helper or loop.
+void closedWorld(const File &f, const Function &kernel, const BoundsOptions &opt, KernelResult &kr) {
+  for (int fi : reachable(f, kernel)) {
+    const Function &fn = f.funcs[(size_t)fi];
+    if (&fn == &kernel) continue;
+    Contract ct = contractOf(fn);
+    std::vector<const Stmt *> loops;
+    loopsIn(*fn.body, loops);
+    int muls = countMul128(*fn.body), covered = 0;
+    for (const Stmt *lp : loops)
+      if (contractOf(*lp).role == "poly1305.blocks") covered += countMul128(*lp->then);
+    if (ct.role == "bytes.load_partial") {
+      auto t0 = Clock::now();
+      Obligation &op = addObl(kr, f, "partial-block", fn.loc, "", fn.name);
+      std::string what, cex;
+      if (!selected(opt, op)) op.skipped = true;
+      else if (!provePartialLoad(f, fn, what, cex)) op.res = Res::FAILED, op.cex = cex;
+      op.what = what;
+      op.ms = msSince(t0);
+    }
+    if (ct.role == "chacha20.block") proveChachaBlock(f, fn, ct, opt, kr);
+    Obligation &o = addObl(kr, f, "closed-world", fn.loc, "helper " + fn.name, fn.name);
+    if (!selected(opt, o)) {
+      o.skipped = true;
+      continue;
+    }
+    if (ct.present) {
+      o.what = "helper " + fn.name + ": contract " + ct.role;
+      bool proved = ct.role == "poly1305.clamp" || ct.role == "poly1305.final" || ct.role == "chacha20.block" ||
+                    ct.role == "poly1305.blocks" || ct.role == "bytes.load_partial";
+
+      if (ct.role == "poly1305.blocks" || ct.role == "poly1305.clamp" || ct.role == "poly1305.final") {
+        // its proof is an obligation of the same kernel (block-step / clamp / final-reduction)
+      }
+      if (!proved) {
+        o.res = Res::FAILED;
+        o.cex = "role " + ct.role + " is not a helper role the verifier proves";
+      } else if (muls > covered && ct.role != "poly1305.blocks") {
+        o.res = Res::FAILED;
+        o.cex = std::to_string(muls - covered) + " 64x64->128 multiply(ies) in " + fn.name +
+                " outside a poly1305.blocks loop contract";
+      }
+      continue;
+    }
+    if (muls > covered) {
+      o.res = Res::FAILED;
+      o.cex = std::to_string(muls - covered) + " 64x64->128 multiply(ies) in " + fn.name +
+              " with no chapoly-contract covering them (closed world)";
+    } else if (!loops.empty() && covered == 0) {
+      o.res = Res::FAILED;
+      o.cex = fn.name + " has a loop and no chapoly-contract: the verifier has no proof for it";
+    } else {
+      o.what = "helper " + fn.name + ": glue without multiplies or loops, proved where it is inlined";
+    }
+  }
+  // The kernel's own loops with 64x64->128 multiplies need a poly1305.blocks contract too.
+  std::vector<const Stmt *> loops;
+  loopsIn(*kernel.body, loops);
+  int muls = countMul128(*kernel.body), covered = 0;
+  for (const Stmt *lp : loops)
+    if (contractOf(*lp).role == "poly1305.blocks") covered += countMul128(*lp->then);
+  if (muls > covered) {
+    Obligation &o = addObl(kr, f, "closed-world", kernel.loc, "kernel " + kernel.name, kernel.name);
+    if (!selected(opt, o)) {
+      o.skipped = true;
+    } else {
+      o.res = Res::FAILED;
+      o.cex = std::to_string(muls - covered) + " 64x64->128 multiply(ies) in " + kernel.name +
+              " outside a poly1305.blocks loop contract";
+    }
+  }
+}
+
 // The helpers a kernel may reach, by role: a helper the verifier does not know would carry no
 // value proof, so it is a failure, never skipped (a renamed helper fails loudly).
 static bool knownHelper(const std::string &n, const BoundsOptions &opt) {
@@ -485,12 +739,18 @@ static bool knownHelper(const std::string &n, const BoundsOptions &opt) {
 void proveSemantics(const File &f, const Function &kernel, Prover &prover, const BoundsOptions &opt,
                     KernelResult &kr) {
   proveFinal(f, prover, opt, kr);
+  const bool contracts = usesContracts(f);
+  if (contracts) proveScalarContracts(f, kernel, opt, kr);
   {
-    // A kernel that computes Poly1305 must end in a proved final reduction.
+    // A kernel that computes Poly1305 must end in a proved final reduction: one that multiplies
+    // with IFMA or 64x64->128, or whose role (contract, else the ABI name) produces a tag.
     bool poly = false, fin = false;
     for (int fi : reachable(f, kernel))
-      poly = poly || countIntrinsic(*f.funcs[(size_t)fi].body, "_mm512_madd52lo_epu64") +
-                            countIntrinsic(*f.funcs[(size_t)fi].body, "_mm256_madd52lo_epu64") > 0;
+      poly = poly ||
+             countIntrinsic(*f.funcs[(size_t)fi].body, "_mm512_madd52lo_epu64") +
+                     countIntrinsic(*f.funcs[(size_t)fi].body, "_mm256_madd52lo_epu64") > 0 ||
+             countMul128(*f.funcs[(size_t)fi].body) > 0;
+    poly = poly || producesTag(kernel);
     for (const auto &o : kr.obligations) fin = fin || o.kind == "final-reduction";
     if (poly && !fin) {
       Obligation &o = addObl(kr, f, "final-reduction", kernel.loc, "no final-reduction helper", kernel.name);
@@ -502,8 +762,10 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
         o.skipped = true;
       }
     }
+    if (contracts) closedWorld(f, kernel, opt, kr);
     for (int fi : reachable(f, kernel)) {
       const Function &fn = f.funcs[(size_t)fi];
+      if (contracts) break;  // helpers are known by their contracts (closedWorld), not by name
       if (&fn == &kernel || knownHelper(fn.name, opt)) continue;
       bool boundsOnly = false;
       for (const auto &m : fn.markers) boundsOnly = boundsOnly || m.rfind("chapoly-bounds-only", 0) == 0;

@@ -23,7 +23,7 @@ std::vector<std::string> trustBase() {
       "counter and pointer value the parameter types allow (no caller contract is assumed for the "
       "bounds)",
       "the Poly1305 helpers' value proofs cover fixed ranges (loader n <= 128, 1..8 blocks, short-MAC "
-      "na + nc <= 7); that their callers stay inside, and pass lengths, padding mode and buffers in the "
+      "na + nc <= 7; with 4 lanes n <= 64, 1..4 blocks, na + nc <= 3); that their callers stay inside, and pass lengths, padding mode and buffers in the "
       "right order, is tested (RFC 8439, BoringSSL, OpenSSL differential), not proved",
       "memory outside the kernel's own local arrays is arbitrary on every read (loads are unbounded)",
       "`// chapoly-invariant:` comments are assumptions at loop heads only after they are proved on "
@@ -65,6 +65,12 @@ std::vector<std::pair<std::string, std::string>> obligationKinds() {
                  "value mod 2^130-5, with the multiply by its proved contract"},
       {"call-contract", "a helper that takes key powers receives exactly the q/qs/rl/rls p1305_setup returned"},
       {"chacha-round", "a vector double round equals RFC 8439's quarter rounds on columns and diagonals"},
+      {"clamp", "a poly1305.clamp helper: r = le128(key[0..15]) & RFC 8439's clamp mask, s1 = r1 + (r1 >> 2) "
+                "exactly"},
+      {"closed-world", "a reachable helper has a contract the verifier proves (or is loop- and multiply-free "
+                       "glue); every 64x64->128 multiply is covered by a contract"},
+      {"final-call", "a call of the poly1305.final helper passes s = le128(key[16..31]) of the key the clamp read"},
+      {"chacha-block", "a scalar chacha20.block helper: 20 rounds + feed-forward equal RFC 8439 2.3"},
   };
 }
 

@@ -482,6 +482,8 @@ struct SymEval::Impl {
   SVal call(const Expr &e) {
     if (e.fn < 0) fail(e.loc, "call of an unknown function");
     const Function &fn = F.funcs[(size_t)e.fn];
+    for (const auto &f : frames)
+      if (f.fn == &fn) fail(e.loc, "recursive call of '" + fn.name + "' is outside the emitted dialect");
     auto ck = std::make_pair(frames.back().ctx, (const void *)&e);
     auto it = ctxIds.find(ck);
     int ctx = it == ctxIds.end() ? (ctxIds[ck] = nextCtx++) : it->second;

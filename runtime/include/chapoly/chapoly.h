@@ -105,8 +105,11 @@ CHAPOLY_EXPORT int chapoly_open(uint8_t *pt, const uint8_t *ct, size_t len, cons
                                 const uint8_t key[32]);
 
 /* chapoly_backend returns the name of the implementation that `chapoly_seal` and `chapoly_open`
- * use now: "avx512" (AVX-512 F, VL, BW and IFMA kernels), "portable" (the plain C++ reference)
- * or, in later releases, "rvv". The string is static; never free it.
+ * use now: "avx512" (AVX-512 F, VL, BW and IFMA kernels), "avx2" (AVX2 and BMI2 kernels),
+ * "scalar" (generated kernels in plain C++ for any 64-bit CPU), "portable" (the plain C++
+ * reference) or, in later releases, "rvv"; "avx2" and "scalar" only in builds that link them.
+ * The string is static; never free it. Automatic choice takes the first usable one in the order
+ * avx512, avx2, scalar, portable; `chapoly info` lists them.
  *
  * On first use the library picks a backend once: if the environment variable `CHAPOLY_BACKEND`
  * is unset, empty or "auto", the fastest backend this CPU and operating system can run; if it

@@ -52,3 +52,14 @@ __attribute__((noinline)) void scrub_avx512_registers() {
 }
 
 }  // namespace chapoly::internal
+
+namespace chapoly::internal {
+
+// The avx512 registry entry's SCRUB: after each kernel, vector registers may still hold key
+// words, keystream or Poly1305 key powers, and the kernel's spilled frames lie just below ours.
+void scrub_after_avx512() {
+  scrub_avx512_registers();
+  burn_stack();
+}
+
+}  // namespace chapoly::internal

@@ -62,8 +62,25 @@ struct Backend {
 
 // The portable reference (always built).
 const Backend &portable_backend();
-// The shipped AVX-512 IFMA kernels, or nullptr when this build has none.
+// kernel_backends returns the generated-kernel backends this library links, in dispatch order
+// (the kernel registry's order, fastest first; emitted/CMakeLists.txt), and sets `count` to their
+// number; the portable reference is not among them (it comes after all of them). Generated:
+// runtime/src/backends.cpp.in.
+const Backend *const *kernel_backends(size_t &count);
+// linked_backend returns the backend called `name` this library has (a linked kernel or
+// "portable"; usable here or not), or nullptr.
+const Backend *linked_backend(const char *name);
+// The shipped AVX-512 IFMA kernels (linked_backend("avx512")), or nullptr when this build has none.
 const Backend *avx512_backend();
+
+// MISSING and SCRUB functions the registry names (emitted/CMakeLists.txt):
+// no_missing_feature always returns nullptr (kernels in plain C++ for any 64-bit CPU).
+const char *no_missing_feature();
+// scrub_after_gpr_kernel zeroes xmm0-15 and burns the stack below the caller.
+void scrub_after_gpr_kernel();
+// scrub_after_avx512 zeroes zmm0-31 and burns the stack; only after an AVX-512 kernel ran.
+// Defined only in builds with the avx512 backend.
+void scrub_after_avx512();
 
 // Checked AEAD on a given backend: exactly what chapoly_seal / chapoly_open do once the backend
 // is known (argument, length and overlap checks; constant-time tag check; zeroing on failure;
@@ -126,6 +143,12 @@ void scrub_avx512_registers();
 
 // --- CPU features (x86-64) ---------------------------------------------------------------------
 
+// avx2_missing_feature returns nullptr if the CPU has AVX2 and BMI2 and the OS saves the YMM
+// state (OSXSAVE, XCR0 bits 1 and 2); otherwise a static string naming the first missing piece.
+const char *avx2_missing_feature();
+// scrub_after_avx2 zeroes ymm0-15 (vzeroall) and burns the stack; only after an AVX2 kernel ran.
+void scrub_after_avx2();
+
 // avx512_missing_feature returns nullptr if the CPU has AVX512F, AVX512VL, AVX512BW, AVX512IFMA
 // and BMI2 and the OS saves the opmask and ZMM state (OSXSAVE, XCR0 bits 1, 2, 5, 6, 7);
 // otherwise a static string naming the first missing piece.
@@ -140,6 +163,8 @@ enum CpuFeature : uint32_t {
   kCpuAvx512Bw = 1u << 4,
   kCpuAvx512Ifma = 1u << 5,
   kCpuBmi2 = 1u << 6,
+  kCpuAvx2 = 1u << 7,
+  kCpuXcr0Ymm = 1u << 8,  // XCR0 has SSE and AVX (YMM) state enabled
 };
 // hide_cpu_features_for_testing makes detection report the features in `mask` as absent
 // (0 restores the truth). Tests only; takes effect at the next backend decision.

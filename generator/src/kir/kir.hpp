@@ -1,0 +1,122 @@
+// kir.hpp: the structured kernel IR (KIR): whole kernels (functions, loops, branches on lengths)
+// in an ISA-neutral op vocabulary, rendered through a per-target op table (render.hpp).
+//
+// A Module is a list of Functions. A Function has typed parameters and a body of Stmts; every Stmt
+// carries the dotted spec key it realises (rendered as `// spec: FILE:LINE key`). Expressions are
+// trees of Ops from one fixed vocabulary (kOps in kir.cpp): the builder (e.g. scalar.cpp) says
+// *what* is computed (add64, mul64x64, rotl32, load64le, ...), the target's op table says how each
+// op is spelled (`{0} + {1}`, `_mm512_add_epi32({0}, {1})`, ...). Nothing target specific lives
+// here, and no kernel logic lives in a target table.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace chapoly::gen::kir {
+
+/// A value type. Scalars are unsigned integers of 8/32/64/128 bits or size_t; Ptr and Ref point
+/// at a scalar; Vec is an N-bit vector of lanes (the lane ops of the AVX-512 IR).
+struct Type {
+  enum Kind { Void, U8, U32, U64, U128, Size, Vec };
+  enum Form { Value, Ptr, ConstPtr, Array, ConstArray, Ref };
+  Kind kind = Void;
+  Form form = Value;
+  int extent = 0;  ///< Array/ConstArray: element count shown in the declaration (uint8_t tag[16])
+  int bits = 0;    ///< Vec: width in bits
+
+  static Type val(Kind k) { return {k, Value, 0, 0}; }
+  static Type ptr(Kind k, bool is_const) { return {k, is_const ? ConstPtr : Ptr, 0, 0}; }
+  static Type array(Kind k, int n, bool is_const) { return {k, is_const ? ConstArray : Array, n, 0}; }
+  static Type ref(Kind k) { return {k, Ref, 0, 0}; }
+  static Type vec(int bits) { return {Vec, Value, 0, bits}; }
+};
+
+/// An expression: an op of the vocabulary applied to sub-expressions. Leaves are `var` (name) and
+/// `lit` (value, with the literal's type kind). `call` names a function; `cast` converts to `type`.
+struct Expr {
+  std::string op;
+  std::vector<Expr> args;
+  std::string name;          ///< var, call
+  uint64_t value = 0;        ///< lit
+  Type::Kind kind = Type::U64;  ///< lit: literal type; cast: target type
+  int imm = -1;              ///< shift and rotate counts
+};
+
+/// One statement. Every statement names the spec key it realises (may be empty: inherits the
+/// enclosing one).
+struct Stmt {
+  enum Kind { Decl, Assign, Eval, If, While, For, Return, Comment, Blank };
+  Kind kind = Blank;
+  Type type;                        ///< Decl; For (the counter)
+  std::string name;                 ///< Decl, For: variable name
+  Expr lhs;                         ///< Assign: target (var or index)
+  Expr rhs;                         ///< Decl init (op empty: none), Assign value, Eval, If/While cond, For bound
+  Expr from;                        ///< For: first value of the counter (counter < rhs, step 1)
+  std::vector<Stmt> body, orelse;   ///< If/While/For
+  std::vector<std::string> invariants;  ///< While/For: `chapoly-invariant` lines
+  std::string contract;             ///< While/For: one-line JSON `chapoly-contract`
+  std::string spec;                 ///< dotted spec key
+  std::string text;                 ///< Comment text (may hold several lines)
+};
+
+struct Param {
+  Type type;
+  std::string name;
+};
+
+/// A function: exported kernels have C linkage and a header declaration; helpers are
+/// `static inline`. `contract` is the one-line JSON written as `// chapoly-contract:` above it.
+struct Function {
+  std::string name;
+  Type ret = Type::val(Type::Void);
+  std::vector<Param> params;
+  bool exported = false;
+  std::string doc;       ///< comment above the function (several lines allowed)
+  std::string contract;  ///< JSON object on one line, or empty
+  std::string spec;      ///< spec key of the function as a whole
+  std::vector<Stmt> body;
+};
+
+struct Module {
+  std::string name;              ///< spec name: files chapoly_NAME.{cpp,h}
+  std::vector<Function> functions;
+  std::vector<std::string> header_notes;  ///< derived facts written into the file header
+};
+
+// --- builders: one function per vocabulary op, so builder code reads like the algorithm ----------
+Expr var(const std::string &name);
+Expr lit(uint64_t v, Type::Kind k = Type::U64);
+Expr op(const std::string &name, std::vector<Expr> args, int imm = -1);
+Expr call(const std::string &fn, std::vector<Expr> args);
+Expr cast(Type::Kind k, Expr e);
+
+Stmt decl(Type t, const std::string &name, Expr init, const std::string &spec = "");
+Stmt decl(Type t, const std::string &name, const std::string &spec = "");
+Stmt assign(Expr lhs, Expr rhs, const std::string &spec = "");
+Stmt eval(Expr e, const std::string &spec = "");
+Stmt if_(Expr cond, std::vector<Stmt> then, std::vector<Stmt> orelse = {}, const std::string &spec = "");
+Stmt while_(Expr cond, std::vector<Stmt> body, const std::string &spec = "");
+Stmt for_(Type t, const std::string &var, Expr from, Expr bound, std::vector<Stmt> body,
+          const std::string &spec = "");
+Stmt ret(Expr e, const std::string &spec = "");
+Stmt comment(const std::string &text, const std::string &spec = "");
+Stmt blank();
+
+/// One op of the vocabulary: its name, operand count (-1: any), and what it computes.
+struct OpInfo {
+  const char *name;
+  int arity;
+  const char *meaning;
+};
+/// The op vocabulary, in documentation order (generator/README.md lists it).
+const std::vector<OpInfo> &vocabulary();
+/// Throws std::logic_error when an expression uses an op outside the vocabulary or with the wrong
+/// operand count (a generator bug, caught before rendering).
+void check(const Module &m);
+
+/// The module as JSON (for `chapoly-gen --emit-ir`).
+nlohmann::json to_json(const Module &m);
+
+}  // namespace chapoly::gen::kir

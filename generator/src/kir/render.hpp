@@ -1,0 +1,50 @@
+// render.hpp: the generic KIR renderer. It walks a kir::Module and spells every type and op through
+// a target's op table (generator/targets/<target>/target.toml); statement syntax is C++'s, shared
+// by every target. No kernel logic here or in a target table: the builder decides what is computed.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kir.hpp"
+
+namespace chapoly::gen::kir {
+
+/// How one op is written: a format string over {0}, {1}, ... (operands), {imm} and {cimm}
+/// (32 - imm, for rotations), and its C++ precedence (1 binds tightest; 2 unary/cast, 3 *, 4 +,
+/// 5 shifts, 6 relational, 7 equality, 8 &, 9 ^, 10 |), used to decide where parentheses go.
+struct Spelling {
+  std::string text;
+  int prec = 1;
+};
+
+/// A target's op table, read from generator/targets/<name>/target.toml.
+struct Target {
+  std::string name;                         ///< "scalar"
+  std::string path;                         ///< the table's file (named in errors)
+  std::vector<std::string> includes;        ///< system headers of the emitted source
+  std::string helper_linkage;               ///< e.g. "static inline"
+  std::map<std::string, std::string> types; ///< u8 u32 u64 u128 size void -> spelling
+  std::map<std::string, Spelling> ops;      ///< vocabulary op -> spelling
+};
+
+/// Reads a target table; throws std::runtime_error naming the file on a missing or bad entry.
+Target load_target(const std::string &path);
+
+/// What the renderer writes around the code: the header comment lines (without `// `) and the
+/// spec's key -> line map for `// spec: FILE:LINE key` comments.
+struct RenderMeta {
+  std::vector<std::string> banner;   ///< first lines of both files
+  std::vector<std::string> notes;    ///< design notes for the source file's header comment
+  std::string spec_path;
+  std::map<std::string, int> line_of;
+  std::string features;              ///< "" or a feature list, for the header's description
+};
+
+/// The emitted source (chapoly_NAME.cpp) and header (chapoly_NAME.h).
+std::string render_source(const Module &m, const Target &t, const RenderMeta &meta);
+std::string render_header(const Module &m, const Target &t, const RenderMeta &meta);
+
+}  // namespace chapoly::gen::kir

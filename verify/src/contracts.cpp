@@ -1,0 +1,195 @@
+// contracts.cpp: parsing of `// chapoly-contract:` lines (see contracts.h).
+#include "contracts.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+
+namespace cv {
+
+using json = nlohmann::json;
+
+const std::vector<std::string> &contractRoles() {
+  static const std::vector<std::string> r = {"poly1305.clamp",  "poly1305.blocks", "poly1305.final",
+                                             "poly1305.oneshot", "chacha20.block",  "chacha20.xor",
+                                             "aead.seal",        "aead.open",       "bytes.load_partial"};
+  return r;
+}
+
+namespace {
+
+bool strList(const json &j, const char *k, std::vector<std::string> &out, std::string &err) {
+  if (!j.contains(k)) return true;
+  const json &v = j[k];
+  if (v.is_string()) {
+    out.push_back(v.get<std::string>());
+    return true;
+  }
+  if (!v.is_array()) {
+    err = std::string("field \"") + k + "\" must be a string or an array of strings";
+    return false;
+  }
+  for (const auto &x : v) {
+    if (!x.is_string()) {
+      err = std::string("field \"") + k + "\" must hold strings";
+      return false;
+    }
+    out.push_back(x.get<std::string>());
+  }
+  return true;
+}
+
+}  // namespace
+
+bool parseContract(const std::string &text, SrcLoc at, Contract &c, std::string &err) {
+  c = Contract{};
+  c.loc = at;
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const std::exception &e) {
+    err = std::string("malformed chapoly-contract JSON: ") + e.what();
+    return false;
+  }
+  if (!j.is_object() || !j.contains("role") || !j["role"].is_string()) {
+    err = "chapoly-contract needs a JSON object with a string \"role\"";
+    return false;
+  }
+  c.role = j["role"].get<std::string>();
+  bool known = false;
+  for (const auto &r : contractRoles()) known = known || r == c.role;
+  if (!known) {
+    err = "unknown chapoly-contract role \"" + c.role + "\"";
+    return false;
+  }
+  if (!strList(j, "acc", c.acc, err) || !strList(j, "s", c.s, err) || !strList(j, "out", c.out, err))
+    return false;
+  if (j.contains("key")) {
+    if (c.role == "poly1305.blocks") {
+      if (!strList(j, "key", c.key, err)) return false;
+    } else if (j["key"].is_string()) {
+      c.keyPtr = j["key"].get<std::string>();
+    }
+  }
+  if (j.contains("derived")) {
+    const json &d = j["derived"];
+    if (d.is_object()) {
+      for (auto it = d.begin(); it != d.end(); ++it) {
+        if (!it.value().is_string()) {
+          err = "field \"derived\" must map names to expressions (strings)";
+          return false;
+        }
+        c.derived[it.key()] = it.value().get<std::string>();
+      }
+    } else if (!strList(j, "derived", c.derivedOut, err)) {
+      return false;
+    }
+  }
+  auto str = [&](const char *k, std::string &out) {
+    if (!j.contains(k)) return true;
+    if (!j[k].is_string()) {
+      err = std::string("field \"") + k + "\" must be a string";
+      return false;
+    }
+    out = j[k].get<std::string>();
+    return true;
+  };
+  if (j.contains("msg") && j["msg"].is_array()) {
+    if (!strList(j, "msg", c.msgWords, err)) return false;
+  } else if (!str("msg", c.msg)) {
+    return false;
+  }
+  if (j.contains("pad") && j["pad"].is_number_unsigned()) {
+    c.padConst = true;
+    c.padValue = j["pad"].get<unsigned>();
+  } else if (!str("pad", c.pad)) {
+    return false;
+  }
+  if (!str("spec", c.spec) || !str("src", c.src) || !str("len", c.len) || !str("marker", c.marker)) return false;
+  auto num = [&](const char *k, unsigned &out) {
+    if (!j.contains(k)) return true;
+    if (!j[k].is_number_unsigned()) {
+      err = std::string("field \"") + k + "\" must be an unsigned number";
+      return false;
+    }
+    out = j[k].get<unsigned>();
+    return true;
+  };
+  if (!num("block_bytes", c.blockBytes) || !num("radix", c.radix) || !num("max_len", c.maxLen)) return false;
+  if (c.role == "poly1305.blocks" &&
+      (c.acc.size() != 3 || c.key.size() != 2 || (c.msg.empty() && c.msgWords.size() != 2) ||
+       c.blockBytes == 0 || c.blockBytes % 16 != 0)) {
+    err = "a poly1305.blocks contract needs \"acc\" (3 limbs), \"key\" (r0, r1), \"msg\" (a pointer, or two "
+          "64-bit words) and \"block_bytes\" a multiple of 16";
+    return false;
+  }
+  if (c.role == "bytes.load_partial" && (c.out.size() != 2 || c.src.empty() || c.len.empty() || c.maxLen > 15)) {
+    err = "a bytes.load_partial contract needs \"out\" (two words), \"src\", \"len\" and \"max_len\" <= 15";
+    return false;
+  }
+  if (c.role == "poly1305.final" && (c.acc.empty() || c.s.empty())) {
+    err = "a poly1305.final contract needs \"acc\" and \"s\"";
+    return false;
+  }
+  if (c.role == "poly1305.clamp" && c.out.size() != 2) {
+    err = "a poly1305.clamp contract needs \"out\": [r0, r1]";
+    return false;
+  }
+  c.present = true;
+  return true;
+}
+
+Contract contractOf(const Function &fn) {
+  Contract c;
+  std::string err;
+  if (!fn.contract.empty() && !parseContract(fn.contract, fn.contractLoc, c, err)) c = Contract{};
+  return c;
+}
+
+Contract contractOf(const Stmt &loop) {
+  Contract c;
+  std::string err;
+  if (!loop.contract.empty() && !parseContract(loop.contract, loop.contractLoc, c, err)) c = Contract{};
+  return c;
+}
+
+std::vector<std::string> checkContracts(const File &f) {
+  std::vector<std::string> errs;
+  auto one = [&](const std::string &text, SrcLoc l) {
+    if (text.empty()) return;
+    Contract c;
+    std::string err;
+    if (!parseContract(text, l, c, err))
+      errs.push_back(f.path + ":" + std::to_string(l.line) + ":" + std::to_string(l.col) + ": error: " + err);
+  };
+  std::function<void(const Stmt &)> walk = [&](const Stmt &s) {
+    if (s.kind == Stmt::For || s.kind == Stmt::While || s.kind == Stmt::DoWhile) one(s.contract, s.contractLoc);
+    for (const StmtP *c : {&s.init, &s.then, &s.els})
+      if (*c) walk(**c);
+    for (const auto &b : s.body)
+      if (b) walk(*b);
+  };
+  for (const auto &fn : f.funcs) {
+    one(fn.contract, fn.contractLoc);
+    if (fn.body) walk(*fn.body);
+  }
+  return errs;
+}
+
+bool usesContracts(const File &f) {
+  bool any = false;
+  std::function<void(const Stmt &)> walk = [&](const Stmt &s) {
+    any = any || !s.contract.empty();
+    for (const StmtP *c : {&s.init, &s.then, &s.els})
+      if (*c) walk(**c);
+    for (const auto &b : s.body)
+      if (b) walk(*b);
+  };
+  for (const auto &fn : f.funcs) {
+    any = any || !fn.contract.empty();
+    if (fn.body) walk(*fn.body);
+  }
+  return any;
+}
+
+}  // namespace cv

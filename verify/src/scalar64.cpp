@@ -1,0 +1,1526 @@
+// scalar64.cpp: contract-driven Poly1305 algebra for the scalar radix-2^64 dialect (scalar64.h).
+#include "scalar64.h"
+
+#include <z3++.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "contracts.h"
+
+namespace cv {
+
+namespace {
+
+struct Stop {};
+
+const char *kP = "1361129467683753853853498429727072845819";  // 2^130 - 5
+const u128 kClamp0 = 0x0ffffffc0fffffffULL, kClamp1 = 0x0ffffffc0ffffffcULL;
+
+u128 maxOf(unsigned bits) { return bits >= 128 ? ~(u128)0 : (((u128)1 << bits) - 1); }
+u128 satAdd(u128 a, u128 b) { return a + b < a ? ~(u128)0 : a + b; }
+u128 satMul(u128 a, u128 b) {
+  if (a == 0 || b == 0) return 0;
+  if (a > ~(u128)0 / b) return ~(u128)0;
+  return a * b;
+}
+unsigned bitLen(u128 v) {
+  unsigned n = 0;
+  while (v) ++n, v >>= 1;
+  return n;
+}
+
+// A value: an integer polynomial with an upper bound, a pointer (region + byte offset as a
+// polynomial) or a local array.
+struct V {
+  enum K { None, Int, Ptr, Arr } k = None;
+  unsigned bits = 0;  // Int width; Ptr/Arr element width
+  std::shared_ptr<z3::expr> v;  // Int value / Ptr offset in bytes
+  u128 hi = 0;                  // Int: upper bound (values are >= 0)
+  std::string region;           // Ptr
+  std::shared_ptr<std::vector<V>> arr;  // Arr elements (shared only while copying frames)
+};
+
+struct Eval {
+  const File &F;
+  z3::context &c;
+  z3::params som;
+  std::string err;
+  SrcLoc errLoc;
+  int fresh = 0;
+  std::map<std::string, z3::expr> atoms;
+  std::map<std::pair<unsigned, unsigned>, std::string> quotName;  // (x id, k) -> atom floor(x/2^k)
+  std::vector<z3::expr> keepAlive;
+  struct AndAtom {
+    z3::expr x;
+    u128 mask;
+    unsigned shift;
+  };
+  std::map<std::string, AndAtom> andAtoms;
+  std::map<std::pair<unsigned, std::string>, std::string> andName;  // (x id, mask) -> atom
+  std::map<std::pair<int, int>, V> slots;
+  std::map<std::string, V> mem;  // external memory written: "region|off|bits" -> value
+  std::map<std::string, std::string> memAtomAt;  // "region|off" -> byte atom name
+  struct Read {
+    std::string region;
+    z3::expr off;
+    z3::expr val;
+  };
+  std::vector<Read> *reads = nullptr;  // recording (block loops)
+  struct Frame {
+    int ctx;
+    const Function *fn;
+    std::map<int, std::pair<int, int>> refs;
+    bool returned = false;
+    V ret;
+  };
+  std::vector<Frame> frames;
+  std::map<std::pair<int, const void *>, int> ctxIds;
+  int nextCtx = 2;
+  std::vector<std::string> chain;
+  // Results, reported by the caller.
+  struct Claim {
+    std::string kind, what, cex, note;
+    SrcLoc loc;
+    bool ok = true;
+  };
+  std::vector<Claim> claims;
+  unsigned unrollCap = 64;
+
+  Eval(const File &f, z3::context &cc) : F(f), c(cc), som(cc) {
+    som.set("som", true);
+    som.set("som_blowup", 1000000u);  // expand products fully (the default gives up on (h + m) * r)
+  }
+
+  [[noreturn]] void fail(SrcLoc l, const std::string &m) {
+    if (err.empty()) err = m, errLoc = l;
+    throw Stop{};
+  }
+
+  z3::expr num(u128 v) {
+    if (v <= (u128)~0ull) return c.int_val((uint64_t)v);
+    return c.int_val((uint64_t)(v >> 64)) * c.int_val("18446744073709551616") + c.int_val((uint64_t)v);
+  }
+  z3::expr pow2(unsigned k) { return num((u128)1 << k).simplify(); }
+  z3::expr pow2big(unsigned k) {  // k may be >= 128
+    z3::expr r = c.int_val(1);
+    while (k >= 64) r = r * c.int_val("18446744073709551616"), k -= 64;
+    return (r * c.int_val((uint64_t)1 << k)).simplify();
+  }
+  z3::expr atom(const std::string &name) {
+    auto it = atoms.find(name);
+    if (it != atoms.end()) return it->second;
+    z3::expr a = c.int_const(name.c_str());
+    atoms.emplace(name, a);
+    return a;
+  }
+  V intV(const z3::expr &e, unsigned bits, u128 hi) {
+    V r;
+    r.k = V::Int;
+    r.bits = bits;
+    r.v = std::make_shared<z3::expr>(e);
+    r.hi = std::min(hi, maxOf(bits));
+    return r;
+  }
+  V opaque(const Type &t, const std::string &why) {
+    if (t.kind == Type::Ptr) {
+      V p;
+      p.k = V::Ptr;
+      p.bits = t.bits;
+      p.region = why + "#" + std::to_string(fresh++);
+      p.v = std::make_shared<z3::expr>(c.int_val(0));
+      return p;
+    }
+    if (t.kind == Type::Array) {
+      V a;
+      a.k = V::Arr;
+      a.bits = t.bits;
+      a.arr = std::make_shared<std::vector<V>>();
+      for (uint64_t i = 0; i < t.count; ++i) {
+        Type et;
+        et.kind = Type::Int;
+        et.bits = t.bits;
+        a.arr->push_back(opaque(et, why + "[" + std::to_string(i) + "]"));
+      }
+      return a;
+    }
+    unsigned w = t.kind == Type::Bool ? 1 : t.bits ? t.bits : 64;
+    return intV(atom(why + "?" + std::to_string(fresh++)), w, maxOf(w));
+  }
+
+  // 2-adic valuation of every coefficient of the normalised polynomial (0 if unknown).
+  unsigned val2(const z3::expr &e0) {
+    z3::expr e = e0.simplify(som);
+    std::vector<z3::expr> terms;
+    if (e.is_app() && e.decl().decl_kind() == Z3_OP_ADD)
+      for (unsigned i = 0; i < e.num_args(); ++i) terms.push_back(e.arg(i));
+    else
+      terms.push_back(e);
+    unsigned best = 200;
+    for (const auto &t : terms) {
+      z3::expr cf = c.int_val(1);
+      if (t.is_numeral()) cf = t;
+      else if (t.is_app() && t.decl().decl_kind() == Z3_OP_MUL && t.arg(0).is_numeral()) cf = t.arg(0);
+      std::string d = cf.get_decimal_string(0);
+      if (d == "0") continue;
+      unsigned k = 0;
+      z3::expr x = cf;
+      while (k < 200) {
+        z3::expr r = z3::mod(x, c.int_val(2)).simplify();
+        if (r.get_decimal_string(0) != "0") break;
+        x = (x / c.int_val(2)).simplify();
+        ++k;
+      }
+      best = std::min(best, k);
+    }
+    return best;
+  }
+
+  // floor(x / 2^k) as an atom (one per value and k), bounded by hi >> k.
+  z3::expr quot(const z3::expr &x, unsigned k) {
+    auto key = std::make_pair(x.id(), k);
+    auto it = quotName.find(key);
+    if (it != quotName.end()) return atoms.at(it->second);
+    std::string n = "q" + std::to_string(quotName.size()) + "_" + std::to_string(k);
+    quotName[key] = n;
+    keepAlive.push_back(x);  // Z3 ids are unique only while the term lives
+    return atom(n);
+  }
+  // x >> k exactly: x / 2^k when every coefficient is a multiple of 2^k, else the quotient atom.
+  z3::expr shr(const V &a, unsigned k) {
+    if (k == 0) return *a.v;
+    if (bitLen(a.hi) <= k) return c.int_val(0);
+    if (val2(*a.v) >= k) return (*a.v / pow2big(k)).simplify(som);
+    return quot(*a.v, k);
+  }
+  // x mod 2^k (exact): x - 2^k * floor(x/2^k), or x when x < 2^k.
+  z3::expr low(const V &a, unsigned k) {
+    if (k >= 128 || bitLen(a.hi) <= k) return *a.v;
+    if (val2(*a.v) >= k) return c.int_val(0);
+    return *a.v - pow2big(k) * shr(a, k);
+  }
+  // The value reduced to `bits` bits (wrapping or truncating conversion): exact when it fits.
+  V wrapTo(const V &a, unsigned bits) {
+    if (bitLen(a.hi) <= bits) return intV(*a.v, bits, a.hi);
+    return intV(low(a, bits), bits, maxOf(bits));
+  }
+
+  std::pair<int, int> key(int var) {
+    const Var &v = F.vars[(size_t)var];
+    if (v.isGlobal) return {0, var};
+    Frame &fr = frames.back();
+    auto it = fr.refs.find(var);
+    if (it != fr.refs.end()) return it->second;
+    return {fr.ctx, var};
+  }
+  V &slot(int var) {
+    auto k = key(var);
+    auto it = slots.find(k);
+    if (it != slots.end()) return it->second;
+    const Var &v = F.vars[(size_t)var];
+    V init = opaque(v.ty, v.name);
+    if (v.ty.kind == Type::Ptr && v.isParam) {
+      init.region = v.name;
+    } else if (v.ty.kind == Type::Int && v.isParam) {
+      init = intV(atom(v.name), v.ty.bits, maxOf(v.ty.bits));
+    }
+    if (v.isGlobal && v.init) init = initValue(v.ty, *v.init);
+    return slots.emplace(k, init).first->second;
+  }
+  void setSlot(int var, const V &val) {
+    auto k = key(var);
+    slots.erase(k);
+    slots.emplace(k, val);
+  }
+
+  V initValue(const Type &t, const Expr &e) {
+    if (t.kind == Type::Array) {
+      V a = opaque(t, "init");
+      if (e.kind == Expr::InitList) {
+        Type et;
+        et.kind = Type::Int;
+        et.bits = t.bits;
+        for (size_t i = 0; i < e.args.size() && i < a.arr->size(); ++i) (*a.arr)[i] = convert(eval(*e.args[i]), et);
+        for (size_t i = e.args.size(); i < a.arr->size(); ++i) (*a.arr)[i] = intV(c.int_val(0), t.bits, 0);
+      }
+      return a;
+    }
+    return convert(eval(e), t);
+  }
+
+  V convert(const V &v, const Type &t) {
+    if (t.kind == Type::Int || t.kind == Type::Bool) {
+      if (v.k != V::Int) fail({}, "conversion of a non-integer to an integer");
+      unsigned w = t.kind == Type::Bool ? 1 : t.bits;
+      if (t.kind == Type::Bool) {
+        if (v.hi == 0) return intV(c.int_val(0), 1, 0);
+        z3::expr s = v.v->simplify();
+        if (s.is_numeral()) return intV(c.int_val(s.get_decimal_string(0) == "0" ? 0 : 1), 1, 1);
+        return intV(atom("bool?" + std::to_string(fresh++)), 1, 1);
+      }
+      if (t.isSigned && w < 128) {
+        // Signed values appear only as small counters in the dialect: exact when they fit.
+        if (bitLen(v.hi) < w) return intV(*v.v, w, v.hi);
+        return opaque(t, "signed");
+      }
+      return wrapTo(v, w);
+    }
+    if (t.kind == Type::Ptr) {
+      if (v.k == V::Arr) fail({}, "array to pointer conversion outside an expression");
+      V p = v;
+      if (p.k == V::Ptr && t.bits != p.bits) {
+        if (t.bits != 8 && p.bits != 8) fail({}, "pointer reinterpretation outside bytes");
+        p.bits = t.bits;
+      }
+      return p;
+    }
+    return v;
+  }
+
+  // ---- memory ----
+  std::string offKey(const z3::expr &off) { return off.simplify(som).to_string(); }
+  struct Place {
+    int var = -1;          // a scalar variable
+    int arrVar = -1;       // a local array element
+    long long idx = -1;    //   at this index (-1: unknown)
+    std::string region;    // external memory
+    std::shared_ptr<z3::expr> off;
+    unsigned bits = 8;
+  };
+  Place place(const Expr &e) {
+    Place p;
+    if (e.kind == Expr::Var) {
+      p.var = e.var;
+      return p;
+    }
+    if (e.kind == Expr::Cast) return place(*e.args[0]);
+    V ptr;
+    z3::expr idx = c.int_val(0);
+    unsigned elem = e.ty.bits;
+    if (e.kind == Expr::Index) {
+      const Expr &b = *e.args[0];
+      V iv = eval(*e.args[1]);
+      if (iv.k != V::Int) fail(e.loc, "index is not an integer");
+      const Expr *bb = &b;
+      while (bb->kind == Expr::Cast) bb = bb->args[0].get();
+      if (bb->kind == Expr::Var && F.vars[(size_t)bb->var].ty.kind == Type::Array) {
+        p.arrVar = bb->var;
+        z3::expr s = iv.v->simplify();
+        p.idx = s.is_numeral() ? (long long)s.get_numeral_uint64() : -1;
+        p.bits = F.vars[(size_t)bb->var].ty.bits;
+        return p;
+      }
+      ptr = eval(b);
+      idx = *iv.v;
+    } else if (e.kind == Expr::Deref) {
+      ptr = eval(*e.args[0]);
+    } else {
+      fail(e.loc, "unsupported place");
+    }
+    if (ptr.k != V::Ptr) fail(e.loc, "dereference of a non-pointer");
+    p.region = ptr.region;
+    p.bits = elem ? elem : ptr.bits;
+    p.off = std::make_shared<z3::expr>((*ptr.v + idx * c.int_val((int)(ptr.bits / 8 ? ptr.bits / 8 : 1))).simplify(som));
+    return p;
+  }
+  V readPlace(const Place &p, const Type &t) {
+    if (p.var >= 0) return slot(p.var);
+    if (p.arrVar >= 0) {
+      V &a = slot(p.arrVar);
+      if (a.k != V::Arr || p.idx < 0 || (size_t)p.idx >= a.arr->size()) return opaque(t, "elem");
+      return (*a.arr)[(size_t)p.idx];
+    }
+    // Local arrays reached through a pointer: region "@arr:ctx:var".
+    if (p.region.rfind("@arr:", 0) == 0) {
+      int ctx = 0, var = 0;
+      std::sscanf(p.region.c_str(), "@arr:%d:%d", &ctx, &var);
+      auto it = slots.find({ctx, var});
+      z3::expr o = p.off->simplify();
+      if (it == slots.end() || it->second.k != V::Arr || !o.is_numeral() || p.bits != it->second.bits) {
+        V r = opaque(t, "elem");
+        if (reads) reads->push_back(Read{p.region, *p.off, *r.v});
+        return r;
+      }
+      size_t i = (size_t)o.get_numeral_uint64() / (p.bits / 8);
+      if (i >= it->second.arr->size()) return opaque(t, "elem");
+      V r = (*it->second.arr)[i];
+      if (r.k == V::Int && p.bits == 8) noteByte(p.region, *p.off, *r.v);
+      if (reads && r.k == V::Int) reads->push_back(Read{p.region, *p.off, *r.v});
+      return r;
+    }
+    std::string k = p.region + "|" + offKey(*p.off) + "|" + std::to_string(p.bits);
+    auto it = mem.find(k);
+    if (it != mem.end()) {
+      if (reads && it->second.k == V::Int) reads->push_back(Read{p.region, *p.off, *it->second.v});
+      return it->second;
+    }
+    // Memory outside the kernel's local arrays: one atom per place and write epoch (any write to
+    // it, through any pointer, or any forgotten effect starts a new epoch: pointers may alias).
+    std::string er = p.region + (epoch ? "@" + std::to_string(epoch) : "");
+    std::string name = er + "[" + offKey(*p.off) + "]" + (p.bits == 8 ? "" : ":" + std::to_string(p.bits));
+    V r = intV(atom(name), p.bits, maxOf(p.bits));
+    if (p.bits == 8) noteByte(er, *p.off, *r.v);
+    if (reads) reads->push_back(Read{p.region, *p.off, *r.v});
+    return r;
+  }
+  void writePlace(const Place &p, const V &val) {
+    if (p.var >= 0) return setSlot(p.var, val);
+    if (p.arrVar >= 0) {
+      V &a = slot(p.arrVar);
+      if (a.k != V::Arr) return;
+      if (p.idx < 0) {  // unknown element: every element is now unknown
+        a = opaque(F.vars[(size_t)p.arrVar].ty, F.vars[(size_t)p.arrVar].name);
+        return;
+      }
+      if ((size_t)p.idx < a.arr->size()) {
+        auto copy = std::make_shared<std::vector<V>>(*a.arr);
+        (*copy)[(size_t)p.idx] = val;
+        a.arr = copy;
+      }
+      return;
+    }
+    if (p.region.rfind("@arr:", 0) == 0) {
+      int ctx = 0, var = 0;
+      std::sscanf(p.region.c_str(), "@arr:%d:%d", &ctx, &var);
+      auto it = slots.find({ctx, var});
+      if (it == slots.end() || it->second.k != V::Arr) return;
+      z3::expr o = p.off->simplify();
+      size_t n = it->second.arr->size();
+      auto copy = std::make_shared<std::vector<V>>(*it->second.arr);
+      if (!o.is_numeral() || p.bits != it->second.bits || (size_t)o.get_numeral_uint64() / (p.bits / 8) >= n) {
+        Type t = F.vars[(size_t)var].ty;
+        it->second = opaque(t, F.vars[(size_t)var].name);
+        return;
+      }
+      (*copy)[(size_t)o.get_numeral_uint64() / (p.bits / 8)] = val;
+      it->second.arr = copy;
+      return;
+    }
+    // A write through one pointer may change what any other pointer reads: later reads of other
+    // places get fresh atoms (the writes themselves are kept and read back exactly).
+    ++epoch;
+    mem[p.region + "|" + offKey(*p.off) + "|" + std::to_string(p.bits)] = val;
+  }
+  unsigned epoch = 0;
+
+  // ---- expressions ----
+  int decide(const V &v) {
+    if (v.k != V::Int) return -1;
+    if (v.hi == 0) return 0;
+    z3::expr s = v.v->simplify();
+    if (!s.is_numeral()) return -1;
+    return s.get_decimal_string(0) == "0" ? 0 : 1;
+  }
+
+  V eval(const Expr &e) {
+    switch (e.kind) {
+      case Expr::Const: {
+        if (e.ty.kind == Type::Ptr) {
+          V p;
+          p.k = V::Ptr;
+          p.region = "null";
+          p.v = std::make_shared<z3::expr>(c.int_val(0));
+          return p;
+        }
+        unsigned w = e.ty.kind == Type::Bool ? 1 : e.ty.bits;
+        return intV(num(e.value), w, e.value);
+      }
+      case Expr::Var: {
+        const Var &v = F.vars[(size_t)e.var];
+        if (v.ty.kind == Type::Array) {
+          slot(e.var);
+          auto k = key(e.var);
+          V p;
+          p.k = V::Ptr;
+          p.bits = v.ty.bits;
+          p.region = "@arr:" + std::to_string(k.first) + ":" + std::to_string(k.second);
+          p.v = std::make_shared<z3::expr>(c.int_val(0));
+          return p;
+        }
+        return slot(e.var);
+      }
+      case Expr::Cast: return convert(eval(*e.args[0]), e.ty);
+      case Expr::Bin: return binary(e);
+      case Expr::Un: {
+        V a = eval(*e.args[0]);
+        if (a.k != V::Int) fail(e.loc, "unary operator on a non-integer");
+        unsigned w = e.ty.bits;
+        if (e.name == "~") return intV(num(maxOf(w)) - *a.v, w, maxOf(w));  // exact for unsigned
+        if (e.name == "-") return wrapTo(intV(num(maxOf(w)) + 1 - *a.v, w + 1, (u128)maxOf(w) + (a.hi == 0)), w);
+        int d = decide(a);
+        if (d >= 0) return intV(c.int_val(d ? 0 : 1), 1, d ? 0 : 1);
+        return opaque(e.ty, "not");
+      }
+      case Expr::Cond: {
+        int d = decide(eval(*e.args[0]));
+        if (d < 0) return opaque(e.ty, "cond");
+        return eval(*e.args[d ? 1 : 2]);
+      }
+      case Expr::Index:
+      case Expr::Deref: return readPlace(place(e), e.ty);
+      case Expr::AddrOf: {
+        const Expr &in = *e.args[0];
+        if (in.kind == Expr::Index) return ptrAdd(eval(*in.args[0]), eval(*in.args[1]), false, e.loc);
+        return opaque(e.ty, "addr");
+      }
+      case Expr::Assign: {
+        V rhs = eval(*e.args[1]);
+        V v;
+        if (e.name.empty()) {
+          v = convert(rhs, e.args[0]->ty);
+        } else {
+          V cur = eval(*e.args[0]);
+          std::string op = e.name.substr(0, e.name.size() - (e.name.back() == '=' ? 1 : 0));
+          if (cur.k == V::Ptr) v = ptrAdd(cur, rhs, op == "-", e.loc);
+          else v = arith(op, cur, convert(rhs, e.args[0]->ty), e.args[0]->ty, e.loc);
+        }
+        writePlace(place(*e.args[0]), v);
+        return v;
+      }
+      case Expr::IncDec: {
+        V cur = eval(*e.args[0]);
+        bool inc = e.name.find("++") != std::string::npos;
+        V one = intV(c.int_val(1), 64, 1);
+        V v = cur.k == V::Ptr ? ptrAdd(cur, one, !inc, e.loc) : arith(inc ? "+" : "-", cur, one, e.args[0]->ty, e.loc);
+        writePlace(place(*e.args[0]), v);
+        return e.name.rfind("post", 0) == 0 ? cur : v;
+      }
+      case Expr::Call: return call(e);
+      case Expr::Intrin: fail(e.loc, "intrinsic '" + e.name + "' in the scalar dialect");
+      case Expr::InitList: fail(e.loc, "initialiser list outside a declaration");
+    }
+    fail(e.loc, "unsupported expression");
+  }
+
+  V ptrAdd(const V &p, const V &n, bool minus, SrcLoc l) {
+    if (p.k != V::Ptr || n.k != V::Int) fail(l, "pointer arithmetic on non-pointers");
+    V r = p;
+    z3::expr d = *n.v * c.int_val((int)(p.bits / 8 ? p.bits / 8 : 1));
+    r.v = std::make_shared<z3::expr>((minus ? *p.v - d : *p.v + d).simplify(som));
+    return r;
+  }
+
+  V binary(const Expr &e) {
+    const std::string &op = e.name;
+    if (op == "&&" || op == "||") {
+      int a = decide(eval(*e.args[0]));
+      if (a == 0 && op == "&&") return intV(c.int_val(0), 1, 0);
+      if (a == 1 && op == "||") return intV(c.int_val(1), 1, 1);
+      int b = decide(eval(*e.args[1]));
+      if (a >= 0 && b >= 0) return intV(c.int_val(b), 1, (u128)b);
+      return opaque(e.ty, "logic");
+    }
+    V a = eval(*e.args[0]), b = eval(*e.args[1]);
+    if (a.k == V::Ptr && (op == "+" || op == "-") && b.k == V::Int) return ptrAdd(a, b, op == "-", e.loc);
+    if (a.k != V::Int || b.k != V::Int) return opaque(e.ty, "cmp");
+    if (op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=") {
+      z3::expr x = a.v->simplify(), y = b.v->simplify();
+      if (x.is_numeral() && y.is_numeral()) {
+        z3::expr r = (op == "==" ? x == y : op == "!=" ? x != y : op == "<" ? x < y : op == "<=" ? x <= y
+                      : op == ">" ? x > y : x >= y).simplify();
+        return intV(c.int_val(r.is_true() ? 1 : 0), 1, r.is_true() ? 1 : 0);
+      }
+      return opaque(e.ty, "cmp");
+    }
+    return arith(op, a, b, e.ty, e.loc);
+  }
+
+  V arith(const std::string &op, const V &a, const V &b, const Type &t, SrcLoc l) {
+    unsigned w = t.bits ? t.bits : a.bits;
+    // 64- and 128-bit limb arithmetic is exact (the bounds pass proved that it does not wrap);
+    // narrower arithmetic (ChaCha20's uint32_t) wraps by design: reduced exactly mod 2^w.
+    bool exact = w >= 64;
+    auto fin = [&](const z3::expr &x, u128 hi, bool over) -> V {
+      if (!over) return intV(x, w, hi);
+      if (exact) return intV(x, w, maxOf(w));  // the bounds pass proved that it does not wrap
+      V raw{V::Int, 200, std::make_shared<z3::expr>(x), hi, "", nullptr};
+      return wrapTo(raw, w);
+    };
+    if (op == "+") {
+      u128 hi = satAdd(a.hi, b.hi);
+      return fin(*a.v + *b.v, hi, hi > maxOf(w) || hi == ~(u128)0);
+    }
+    if (op == "*") {
+      u128 hi = satMul(a.hi, b.hi);
+      return fin(*a.v * *b.v, hi, hi > maxOf(w) || hi == ~(u128)0);
+    }
+    if (op == "-") {
+      // The bounds pass proves limb differences do not borrow; narrower ones wrap.
+      if (exact) return intV(*a.v - *b.v, w, a.hi);
+      return wrapTo(V{V::Int, 200, std::make_shared<z3::expr>(*a.v - *b.v + pow2big(w)), satAdd(a.hi, (u128)1 << w), "", nullptr}, w);
+    }
+    if (op == "<<" || op == ">>") {
+      z3::expr s = b.v->simplify();
+      if (!s.is_numeral()) fail(l, "shift by a non-constant");
+      unsigned k = (unsigned)s.get_numeral_uint64();
+      if (op == ">>") return intV(shr(a, k), w, a.hi >> k);
+      u128 hi = bitLen(a.hi) + k >= 128 ? ~(u128)0 : a.hi << k;
+      return fin(*a.v * pow2big(k), hi, bitLen(a.hi) + k > w);
+    }
+    if (op == "&") {
+      z3::expr bs = b.v->simplify(), as = a.v->simplify();
+      const V &x = bs.is_numeral() ? a : b;
+      z3::expr cs = bs.is_numeral() ? bs : as;
+      if (!cs.is_numeral()) return opaque(t, "and");
+      u128 C = 0;
+      {
+        std::string d = cs.get_decimal_string(0);
+        for (char ch : d) C = C * 10 + (u128)(ch - '0');
+      }
+      C &= maxOf(w);
+      if (C == 0) return intV(c.int_val(0), w, 0);
+      unsigned lo = 0;
+      while (!((C >> lo) & 1)) ++lo;
+      u128 top = C >> lo;
+      unsigned ones = bitLen(top);
+      if (top == maxOf(ones)) {
+        // A run of ones from bit lo: (x >> lo mod 2^ones) << lo.
+        V q = intV(shr(x, lo), w, x.hi >> lo);
+        if (ones + lo >= w && bitLen(x.hi) <= w) return intV(pow2big(lo) * *q.v, w, x.hi);
+        z3::expr m = low(q, ones);
+        return intV(pow2big(lo) * m, w, maxOf(ones) << lo);
+      }
+      // Any other mask (the clamp): 2^lo times an atom named after x and the mask.
+      auto key = std::make_pair(x.v->id(), hex(C));
+      auto it = andName.find(key);
+      std::string n;
+      if (it != andName.end()) {
+        n = it->second;
+      } else {
+        n = "(and" + std::to_string(andName.size()) + " " + hex(C) + ")";
+        andName[key] = n;
+        andAtoms.emplace(n, AndAtom{*x.v, C, lo});
+      }
+      return intV(pow2big(lo) * atom(n), w, C);
+    }
+    if (op == "|") {
+      // x | y = x + y when the bits cannot overlap: x < 2^k and y a multiple of 2^k.
+      for (int sw = 0; sw < 2; ++sw) {
+        const V &x = sw ? b : a, &y = sw ? a : b;
+        if (y.hi == 0) return x;
+        unsigned k = val2(*y.v);
+        if (bitLen(x.hi) <= k) return intV(*x.v + *y.v, w, satAdd(x.hi, y.hi));
+      }
+      return opaque(t, "or");
+    }
+    if (op == "^") {
+      if (b.hi == 0) return a;
+      if (a.hi == 0) return b;
+      return opaque(t, "xor");
+    }
+    if (op == "/" || op == "%") {
+      z3::expr s = b.v->simplify();
+      if (s.is_numeral()) {
+        u128 d = 0;
+        for (char ch : s.get_decimal_string(0)) d = d * 10 + (u128)(ch - '0');
+        if (d && (d & (d - 1)) == 0) {
+          unsigned k = bitLen(d) - 1;
+          if (op == "/") return intV(shr(a, k), w, a.hi >> k);
+          return intV(low(a, k), w, std::min(a.hi, d - 1));
+        }
+      }
+      return opaque(t, "div");
+    }
+    return opaque(t, "op");
+  }
+
+  // ---- calls ----
+  V call(const Expr &e) {
+    if (e.fn < 0) fail(e.loc, "call of an unknown function");
+    const Function &fn = F.funcs[(size_t)e.fn];
+    Contract ct = contractOf(fn);
+    if (ct.present && ct.role.rfind("chacha20.", 0) == 0) {
+      // Keystream: proved on its own (chacha20.block); here only its effects are forgotten.
+      for (size_t i = 0; i < fn.params.size() && i < e.args.size(); ++i)
+        if (F.vars[(size_t)fn.params[i]].isRef) {
+          const Expr *a = e.args[i].get();
+          while (a->kind == Expr::Cast) a = a->args[0].get();
+          if (a->kind == Expr::Var) setSlot(a->var, opaque(F.vars[(size_t)a->var].ty, fn.name));
+        }
+      for (size_t i = 0; i < fn.params.size() && i < e.args.size(); ++i) {
+        const Var &pv = F.vars[(size_t)fn.params[i]];
+        if (pv.isRef || pv.ty.kind != Type::Ptr) continue;
+        V p = eval(*e.args[i]);
+        if (p.k == V::Ptr && p.region.rfind("@arr:", 0) == 0) {
+          int ctx = 0, var = 0;
+          std::sscanf(p.region.c_str(), "@arr:%d:%d", &ctx, &var);
+          auto it2 = slots.find({ctx, var});
+          if (it2 != slots.end()) it2->second = opaque(F.vars[(size_t)var].ty, fn.name + ":" + F.vars[(size_t)var].name);
+        }
+      }
+      havocMemory();
+      return opaque(fn.ret, fn.name);
+    }
+    auto ck = std::make_pair(frames.back().ctx, (const void *)&e);
+    auto it = ctxIds.find(ck);
+    int ctx = it == ctxIds.end() ? (ctxIds[ck] = nextCtx++) : it->second;
+    Frame fr{ctx, &fn, {}, false, V{}};
+    std::vector<std::pair<int, V>> vals;
+    for (size_t i = 0; i < fn.params.size() && i < e.args.size(); ++i) {
+      int pv = fn.params[i];
+      const Var &v = F.vars[(size_t)pv];
+      if (v.isRef) {
+        const Expr *a = e.args[i].get();
+        while (a->kind == Expr::Cast) a = a->args[0].get();
+        if (a->kind != Expr::Var) fail(a->loc, "reference argument must be a variable");
+        fr.refs[pv] = key(a->var);
+        slot(a->var);
+      } else {
+        vals.push_back({pv, convert(eval(*e.args[i]), v.ty)});
+      }
+    }
+    for (auto &[pv, val] : vals) {
+      slots.erase({ctx, pv});
+      slots.emplace(std::make_pair(ctx, pv), val);
+    }
+    const bool step = ct.present && ct.role == "poly1305.blocks" && ct.msgWords.size() == 2;
+    StepCall sc(c);
+    if (step) beginStep(fn, ct, fr, ctx, sc);
+    frames.push_back(fr);
+    chain.push_back(F.path + ":" + std::to_string(e.loc.line));
+    exec(*fn.body);
+    if (ct.present && ct.role == "poly1305.clamp") checkClamp(fn, ct, e.loc);
+    if (step) endStep(fn, ct, sc, e.loc);
+    if (ct.present && ct.role == "poly1305.final") checkFinalCall(fn, ct, ctx, e.loc);
+    Frame done = frames.back();
+    frames.pop_back();
+    chain.pop_back();
+    return done.ret;
+  }
+
+  // ---- a block-step helper (poly1305.blocks on a function, the message as two words) ----
+  // Each call is proved on its own, with the accumulator replaced by fresh atoms:
+  //   H' = (H + m0 + 2^64 m1 + pad 2^128) (r0 + 2^64 r1) (mod p), r the clamped key;
+  // then the caller's accumulator becomes a fresh value Hk with the proved relation recorded
+  // (stepDefs), so that steps compose without expanding every carry of every step.
+  struct StepCall {
+    explicit StepCall(z3::context &cc) : hold(cc) {}
+    std::vector<std::pair<int, int>> acc;  // caller slots of the accumulator limbs
+    z3::expr hold;
+    std::vector<z3::expr> hin;
+    int m0 = -1, m1 = -1, pad = -1, r0 = -1, r1 = -1;
+    int ctx = 0;
+  };
+  struct StepDef {
+    std::string atom;
+    z3::expr def;
+  };
+  std::vector<StepDef> stepDefs;
+  int paramByName(const Function &fn, const std::string &n) {
+    for (int p : fn.params)
+      if (F.vars[(size_t)p].name == n) return p;
+    return -1;
+  }
+  void beginStep(const Function &fn, const Contract &ct, Frame &fr, int ctx, StepCall &sc) {
+    sc.ctx = ctx;
+    z3::expr hold = c.int_val(0);
+    for (int i = 0; i < 3; ++i) {
+      int pv = paramByName(fn, ct.acc[(size_t)i]);
+      if (pv < 0 || !fr.refs.count(pv)) fail(fn.loc, "accumulator limb " + ct.acc[(size_t)i] + " is not a reference parameter");
+      auto k = fr.refs.at(pv);
+      sc.acc.push_back(k);
+      V &cur = slots.at(k);
+      if (cur.k != V::Int) fail(fn.loc, "accumulator limb " + ct.acc[(size_t)i] + " is not an integer");
+      hold = hold + pow2big(64 * (unsigned)i) * *cur.v;
+      z3::expr a = atom(ct.acc[(size_t)i] + "@in#" + std::to_string(fresh++));
+      sc.hin.push_back(a);
+      cur = intV(a, 64, maxOf(64));
+    }
+    sc.hold = hold;
+    sc.m0 = paramByName(fn, ct.msgWords[0]);
+    sc.m1 = paramByName(fn, ct.msgWords[1]);
+    sc.pad = ct.padConst ? -1 : paramByName(fn, ct.pad);
+    sc.r0 = paramByName(fn, ct.key[0]);
+    sc.r1 = paramByName(fn, ct.key[1]);
+    if (sc.m0 < 0 || sc.m1 < 0 || sc.r0 < 0 || sc.r1 < 0 || (!ct.padConst && sc.pad < 0))
+      fail(fn.loc, "the poly1305.blocks contract of " + fn.name + " names a parameter it does not have");
+  }
+  z3::expr paramVal(const StepCall &sc, int pv) {
+    auto it = slots.find({sc.ctx, pv});
+    if (it == slots.end() || it->second.k != V::Int) fail({}, "a block-step argument is not an integer");
+    return *it->second.v;
+  }
+  void endStep(const Function &fn, const Contract &ct, StepCall &sc, SrcLoc at) {
+    Claim cl;
+    cl.kind = "block-step";
+    cl.loc = fn.loc;
+    cl.what = "every call of " + fn.name + ": h' = (h + m0 + 2^64 m1 + pad*2^128) * r mod 2^130-5, r the clamped key";
+    z3::expr Hf = sc.hin[0] + pow2big(64) * sc.hin[1] + pow2big(128) * sc.hin[2];
+    z3::expr H2 = c.int_val(0);
+    for (int i = 0; i < 3; ++i) H2 = H2 + pow2big(64 * (unsigned)i) * *slots.at(sc.acc[(size_t)i]).v;
+    z3::expr M = paramVal(sc, sc.m0) + pow2big(64) * paramVal(sc, sc.m1);
+    z3::expr P = ct.padConst ? c.int_val(ct.padValue) : paramVal(sc, sc.pad);
+    z3::expr r0 = paramVal(sc, sc.r0), r1 = paramVal(sc, sc.r1);
+    z3::expr R = r0 + pow2big(64) * r1;
+    std::string k0, k1;
+    std::string why = clampedLimb(r0, kClamp0, k0, 0);
+    if (why.empty()) why = clampedLimb(r1, kClamp1, k1, 1);
+    if (why.empty() && !offsetPair(k0, k1)) why = "r1's key bytes do not follow r0's";
+    if (why.empty()) {
+      z3::expr D = (H2.simplify(som) - ((Hf + M + P * pow2big(128)) * R).simplify(som)).simplify(som);
+      std::string bad1 = firstNonzeroModP(D);
+      if (!bad1.empty()) why = "h' - (h + m + pad*2^128)*r is not 0 mod 2^130-5: " + bad1;
+    } else {
+      why = "r = r0 + 2^64 r1 passed is not the clamped key: " + why;
+    }
+    if (!why.empty()) {
+      cl.ok = false;
+      cl.cex = why + " (call at " + where(at) + ")";
+    } else {
+      cl.note = "r = " + k0 + " & 0x0ffffffc0fffffff + 2^64 (" + k1 + " & 0x0ffffffc0ffffffc)";
+    }
+    claims.push_back(cl);
+    // The caller continues with the proved value: a fresh Hk = (H + m + pad 2^128) r (mod p).
+    std::string hk = "H#" + std::to_string(fresh++);
+    z3::expr Hk = atom(hk);
+    z3::expr h1k = atom(hk + ".1"), h2k = atom(hk + ".2");
+    stepDefs.push_back(StepDef{hk, (sc.hold + M + P * pow2big(128)) * R});
+    slots.at(sc.acc[0]) = intV(Hk - pow2big(64) * h1k - pow2big(128) * h2k, 64, maxOf(64));
+    slots.at(sc.acc[1]) = intV(h1k, 64, maxOf(64));
+    slots.at(sc.acc[2]) = intV(h2k, 64, maxOf(64));
+  }
+  // Replaces the step atoms recorded from index `from` on by their definitions, latest first.
+  z3::expr expandSteps(z3::expr e, size_t from) {
+    for (size_t i = stepDefs.size(); i-- > from;) {
+      z3::expr_vector a(c), b(c);
+      a.push_back(atom(stepDefs[i].atom));
+      b.push_back(stepDefs[i].def);
+      e = e.substitute(a, b);
+    }
+    return e;
+  }
+
+  void havocMemory() {
+    mem.clear();
+    ++epoch;
+  }
+
+  // ---- statements ----
+  void exec(const Stmt &s) {
+    if (frames.back().returned) return;
+    switch (s.kind) {
+      case Stmt::Null: return;
+      case Stmt::Break:
+      case Stmt::Continue: fail(s.loc, "break/continue outside a loop the algebra unrolls");
+      case Stmt::Decl: {
+        const Var &v = F.vars[(size_t)s.var];
+        V val = s.e ? initValue(v.ty, *s.e) : opaque(v.ty, v.name);
+        setSlot(s.var, val);
+        return;
+      }
+      case Stmt::ExprS:
+        if (s.e) eval(*s.e);
+        return;
+      case Stmt::Block:
+        for (const auto &b : s.body) {
+          if (b->kind == Stmt::Null) continue;
+          exec(*b);
+          if (frames.back().returned) return;
+        }
+        return;
+      case Stmt::If: {
+        int d = decide(eval(*s.e));
+        if (d == 1) return exec(*s.then);
+        if (d == 0) {
+          if (s.els) exec(*s.els);
+          return;
+        }
+        // Undecided: both branches, then every variable either changed becomes unknown.
+        auto before = slots;
+        auto memBefore = mem;
+        exec(*s.then);
+        auto afterThen = slots;
+        bool retThen = frames.back().returned;
+        frames.back().returned = false;
+        slots = before;
+        mem = memBefore;
+        if (s.els) exec(*s.els);
+        bool retEls = frames.back().returned;
+        if (retThen || retEls) fail(s.loc, "return inside a data-dependent branch");
+        for (auto &[k, v] : slots) {
+          auto t = afterThen.find(k);
+          if (t == afterThen.end()) continue;
+          if (!same(v, t->second)) v = joinV(v, t->second);
+        }
+        mem.clear();
+        return;
+      }
+      case Stmt::Return:
+        if (s.e) {
+          V r = convert(eval(*s.e), frames.back().fn->ret);
+          frames.back().ret = r;
+        }
+        frames.back().returned = true;
+        return;
+      case Stmt::For:
+      case Stmt::While:
+      case Stmt::DoWhile: return loop(s);
+    }
+  }
+
+  bool same(const V &a, const V &b) {
+    if (a.k != b.k) return false;
+    if (a.k == V::Int || a.k == V::Ptr) return a.region == b.region && z3::eq(*a.v, *b.v);
+    if (a.k == V::Arr) return a.arr == b.arr;
+    return true;
+  }
+  V joinV(const V &a, const V &b) {
+    if (a.k == V::Int && b.k == V::Int) return intV(atom("join?" + std::to_string(fresh++)), a.bits, std::max(a.hi, b.hi));
+    if (a.k == V::Arr) {
+      Type t;
+      t.kind = Type::Array;
+      t.bits = a.bits;
+      t.count = a.arr->size();
+      return opaque(t, "join");
+    }
+    if (a.k == V::Ptr && b.k == V::Ptr && a.region == b.region) {
+      V p = a;
+      p.v = std::make_shared<z3::expr>(atom("joinoff?" + std::to_string(fresh++)));
+      return p;
+    }
+    Type t;
+    t.kind = Type::Ptr;
+    t.bits = a.bits;
+    return opaque(t, "join");
+  }
+
+  // Variables (caller slots) and local arrays a statement may write, calls included.
+  void assigned(const Stmt &s, std::set<int> &vars) {
+    std::function<void(const Expr &)> ex = [&](const Expr &e) {
+      if (e.kind == Expr::Assign || e.kind == Expr::IncDec) {
+        const Expr *t = e.args[0].get();
+        while (t->kind == Expr::Cast || t->kind == Expr::Index) t = t->args[0].get();
+        if (t->kind == Expr::Var) vars.insert(t->var);
+      }
+      if (e.kind == Expr::Call && e.fn >= 0) {
+        const Function &fn = F.funcs[(size_t)e.fn];
+        for (size_t i = 0; i < fn.params.size() && i < e.args.size(); ++i)
+          if (F.vars[(size_t)fn.params[i]].isRef) {
+            const Expr *a = e.args[i].get();
+            while (a->kind == Expr::Cast) a = a->args[0].get();
+            if (a->kind == Expr::Var) vars.insert(a->var);
+          }
+      }
+      for (const auto &a : e.args)
+        if (a) ex(*a);
+    };
+    std::function<void(const Stmt &)> st = [&](const Stmt &x) {
+      if (x.kind == Stmt::Decl) vars.insert(x.var);
+      if (x.e) ex(*x.e);
+      if (x.inc) ex(*x.inc);
+      for (const StmtP *c2 : {&x.init, &x.then, &x.els})
+        if (*c2) st(**c2);
+      for (const auto &b : x.body)
+        if (b) st(*b);
+    };
+    st(s);
+  }
+
+  std::map<int, Invariant> invariantsOf(const Stmt &s) {
+    std::map<int, Invariant> out;
+    for (const auto &inv : s.invariants) {
+      int v = varByName(inv.var);
+      if (v >= 0) out[v] = inv;
+    }
+    return out;
+  }
+
+  // Whether `s` (with the helpers it calls) may store to memory other than a local array of
+  // its own function: only then must later reads of pointer memory start a new epoch.
+  bool mayWriteMemory(const Stmt &s) {
+    bool any = false;
+    std::set<const Function *> seen;
+    std::function<void(const Stmt &)> st;
+    std::function<void(const Expr &)> ex = [&](const Expr &e) {
+      if (any) return;
+      if (e.kind == Expr::Assign || e.kind == Expr::IncDec) {
+        const Expr *t = e.args[0].get();
+        while (t->kind == Expr::Cast) t = t->args[0].get();
+        if (t->kind == Expr::Deref) any = true;
+        if (t->kind == Expr::Index) {
+          const Expr *b = t->args[0].get();
+          while (b->kind == Expr::Cast) b = b->args[0].get();
+          if (!(b->kind == Expr::Var && F.vars[(size_t)b->var].ty.kind == Type::Array && !F.vars[(size_t)b->var].isParam))
+            any = true;
+        }
+      }
+      if (e.kind == Expr::Call && e.fn >= 0) {
+        const Function &fn = F.funcs[(size_t)e.fn];
+        if (seen.insert(&fn).second && fn.body) st(*fn.body);
+      }
+      for (const auto &a : e.args)
+        if (a) ex(*a);
+    };
+    st = [&](const Stmt &x) {
+      if (any) return;
+      if (x.e) ex(*x.e);
+      if (x.inc) ex(*x.inc);
+      for (const StmtP *c2 : {&x.init, &x.then, &x.els})
+        if (*c2) st(**c2);
+      for (const auto &b : x.body)
+        if (b) st(*b);
+    };
+    st(s);
+    return any;
+  }
+
+  void havocLoop(const Stmt &s, const std::set<int> &vars, const std::map<int, Invariant> &inv) {
+    // Local arrays may be written through pointers the loop moves: forget them all.
+    for (auto &[k, v] : slots)
+      if (v.k == V::Arr) {
+        Type t;
+        t.kind = Type::Array;
+        t.bits = v.bits;
+        t.count = v.arr->size();
+        v = opaque(t, F.vars[(size_t)k.second].name + "@L" + std::to_string(s.loc.line));
+      }
+    for (int v : vars) {
+      const Var &var = F.vars[(size_t)v];
+      auto k = key(v);
+      if (!slots.count(k)) continue;
+      V cur = slots.at(k);
+      V n = opaque(var.ty, var.name + "@L" + std::to_string(s.loc.line));
+      if (cur.k == V::Ptr) {
+        n = cur;
+        n.v = std::make_shared<z3::expr>(atom(var.name + "@L" + std::to_string(s.loc.line) + "off#" + std::to_string(fresh++)));
+      }
+      auto it = inv.find(v);
+      if (it != inv.end() && n.k == V::Int) n.hi = std::min(n.hi, it->second.bound);
+      setSlot(v, n);
+    }
+    if (mayWriteMemory(s)) {
+      havocMemory();
+    } else {
+      mem.clear();  // values written before the loop are still there, but keep it simple: re-read
+    }
+  }
+
+  void loop(const Stmt &s) {
+    Contract ct = contractOf(s);
+    if (s.kind == Stmt::For && s.init) exec(*s.init);
+    std::set<int> vars;
+    assigned(*s.then, vars);
+    if (s.inc) {
+      Stmt tmp;
+      tmp.kind = Stmt::ExprS;
+      tmp.e = s.inc;
+      assigned(tmp, vars);
+    }
+    auto inv = invariantsOf(s);
+    if (ct.present && ct.role == "poly1305.blocks") {
+      blockStep(s, ct, vars, inv);
+      havocLoop(s, vars, inv);
+      return;
+    }
+    // A loop whose condition stays decided is unrolled (up to a cap); any other is summarised
+    // by forgetting what it writes.
+    auto saved = slots;
+    auto savedMem = mem;
+    bool unrolled = false;
+    try {
+      for (unsigned it = 0; it <= unrollCap; ++it) {
+        int d = s.kind == Stmt::DoWhile && it == 0 ? 1 : s.e ? decide(eval(*s.e)) : 1;
+        if (d < 0) break;
+        if (d == 0) {
+          unrolled = true;
+          break;
+        }
+        if (it == unrollCap) break;
+        exec(*s.then);
+        if (frames.back().returned) fail(s.loc, "return inside a loop");
+        if (s.inc) eval(*s.inc);
+      }
+    } catch (Stop &) {
+      if (err.find("break/continue") == std::string::npos) throw;
+      err.clear();
+    }
+    if (unrolled) return;
+    slots = saved;
+    mem = savedMem;
+    havocLoop(s, vars, inv);
+  }
+
+  // ---- the proofs ----
+  std::string where(SrcLoc l) { return F.path + ":" + std::to_string(l.line); }
+
+  // Byte atoms by place: "region|offset text" -> atom name, and offset text -> offset.
+  std::map<std::string, z3::expr> offExprs;
+  void noteByte(const std::string &region, const z3::expr &off, const z3::expr &val) {
+    if (!(val.is_app() && val.num_args() == 0 && !val.is_numeral())) return;
+    std::string t = offKey(off);
+    offExprs.emplace(t, off.simplify(som));
+    memAtomAt.emplace(region + "|" + t, val.decl().name().str());
+  }
+  bool byteAt(const std::string &region, const z3::expr &off, z3::expr &out) {
+    auto it = memAtomAt.find(region + "|" + offKey(off));
+    if (it == memAtomAt.end()) return false;
+    out = atom(it->second);
+    return true;
+  }
+  // Is `e` exactly sum_{i<8} byte(region, off0 + i) 2^(8i) for bytes the code read? Names it.
+  bool isLe64(const z3::expr &e, std::string &what) {
+    z3::expr n = e.simplify(som);
+    for (const auto &[ak, name] : memAtomAt) {
+      (void)name;
+      size_t bar = ak.rfind('|');
+      std::string region = ak.substr(0, bar), offText = ak.substr(bar + 1);
+      auto oe = offExprs.find(offText);
+      if (oe == offExprs.end()) continue;
+      z3::expr want = c.int_val(0);
+      bool ok = true;
+      for (unsigned i = 0; i < 8 && ok; ++i) {
+        z3::expr b = c.int_val(0);
+        ok = byteAt(region, (oe->second + c.int_val((int)i)).simplify(som), b);
+        if (ok) want = want + pow2big(8 * i) * b;
+      }
+      if (ok && z3::eq((n - want).simplify(som), c.int_val(0))) {
+        what = "le64(" + region + " + " + offText + ")";
+        return true;
+      }
+    }
+    return false;
+  }
+  bool offsetDiff(const std::string &a, const std::string &b, unsigned i) {
+    auto ia = offExprs.find(a), ib = offExprs.find(b);
+    if (ia == offExprs.end() || ib == offExprs.end()) return false;
+    z3::expr d = (ib->second - ia->second).simplify(som);
+    return d.is_numeral() && d.get_decimal_string(0) == std::to_string(i);
+  }
+
+  // r0 (resp. r1) is exactly le64(key bytes) & the RFC 8439 clamp mask: returns "" or why not.
+  std::string clampedLimb(const z3::expr &r, u128 mask, std::string &key, unsigned limb) {
+    z3::expr n = r.simplify(som);
+    for (const auto &[name, aa] : andAtoms) {
+      if (aa.mask != mask) continue;
+      z3::expr want = (pow2big(aa.shift) * atom(name)).simplify(som);
+      if (!z3::eq((n - want).simplify(som), c.int_val(0))) continue;
+      std::string w;
+      if (!isLe64(aa.x, w)) return "r" + std::to_string(limb) + " masks a value that is not 8 little-endian key bytes";
+      key = w;
+      return "";
+    }
+    return "r" + std::to_string(limb) + " is not (8 key bytes, little-endian) & " + hex(mask) + " (RFC 8439 2.5.1)";
+  }
+
+  void checkClamp(const Function &fn, const Contract &ct, SrcLoc at) {
+    Claim cl;
+    cl.kind = "clamp";
+    cl.loc = fn.loc;
+    cl.what = "r = le128(key[0..15]) & 0x0ffffffc0ffffffc0ffffffc0fffffff, s1 = r1 + (r1 >> 2), in " + fn.name;
+    auto val = [&](const std::string &n, z3::expr &out) {
+      for (int p : fn.params)
+        if (F.vars[(size_t)p].name == n) {
+          V &v = slot(p);
+          if (v.k != V::Int) return false;
+          out = *v.v;
+          return true;
+        }
+      return false;
+    };
+    z3::expr r0(c), r1(c);
+    if (!val(ct.out[0], r0) || !val(ct.out[1], r1)) {
+      cl.ok = false;
+      cl.cex = "the contract's \"out\" names no integer (reference) parameters of " + fn.name;
+      claims.push_back(cl);
+      return;
+    }
+    std::string k0, k1;
+    std::string why = clampedLimb(r0, kClamp0, k0, 0);
+    if (why.empty()) why = clampedLimb(r1, kClamp1, k1, 1);
+    if (why.empty() && !offsetPair(k0, k1)) why = "r1's key bytes do not follow r0's (" + k0 + ", " + k1 + ")";
+    for (const auto &d : ct.derivedOut) {
+      if (!why.empty()) break;
+      z3::expr s(c);
+      if (!val(d, s)) {
+        why = "derived limb " + d + " is not an integer parameter";
+        break;
+      }
+      // s1 = r1 + (r1 >> 2), exactly: r1 is 4 times an atom, so r1 >> 2 divides exactly.
+      V r1v = intV(r1, 64, kClamp1);
+      z3::expr want = r1 + shr(r1v, 2);
+      if (!z3::eq((s - want).simplify(som), c.int_val(0))) why = d + " is not r1 + (r1 >> 2)";
+    }
+    if (!why.empty()) {
+      cl.ok = false;
+      cl.cex = why + " (called at " + where(at) + ")";
+    } else {
+      cl.note = "r0 = " + k0 + " & 0x0ffffffc0fffffff, r1 = " + k1 + " & 0x0ffffffc0ffffffc";
+      clampKey = k0;
+    }
+    claims.push_back(cl);
+  }
+  // "le64(R + a)" and "le64(R + b)" with b = a + 8.
+  bool offsetPair(const std::string &a, const std::string &b, unsigned d = 8) {
+    size_t pa = a.find(" + "), pb = b.find(" + ");
+    if (pa == std::string::npos || pb == std::string::npos || a.substr(0, pa) != b.substr(0, pb)) return false;
+    return offsetDiff(a.substr(pa + 3, a.size() - pa - 4), b.substr(pb + 3, b.size() - pb - 4), d);
+  }
+
+  // At a call of the poly1305.final helper: s = s0 + 2^64 s1 is le128 of the 16 key bytes right
+  // after the 16 the clamp read (RFC 8439 2.5: the key is r || s).
+  std::string clampKey;  // "le64(region + offset)" of r0, from the last clamp that proved
+  void checkFinalCall(const Function &fn, const Contract &ct, int ctx, SrcLoc at) {
+    Claim cl;
+    cl.kind = "final-call";
+    cl.loc = at;
+    cl.what = "s passed to " + fn.name + " = le128(key[16..31]) of the key the clamp read";
+    std::string why;
+    std::string w[2];
+    for (int i = 0; i < 2 && why.empty(); ++i) {
+      int pv = i < (int)ct.s.size() ? paramByName(fn, ct.s[(size_t)i]) : -1;
+      auto it = pv < 0 ? slots.end() : slots.find({ctx, pv});
+      if (it == slots.end() || it->second.k != V::Int) {
+        why = "the contract's \"s\" does not name two integer parameters";
+        break;
+      }
+      if (!isLe64(*it->second.v, w[i])) why = ct.s[(size_t)i] + " is not 8 little-endian bytes read from memory";
+    }
+    if (why.empty() && clampKey.empty()) why = "no proved poly1305.clamp precedes it";
+    if (why.empty() && !offsetPair(clampKey, w[0], 16)) why = "s0 is " + w[0] + ", not 16 bytes after r0's " + clampKey;
+    if (why.empty() && !offsetPair(clampKey, w[1], 24)) why = "s1 is " + w[1] + ", not 24 bytes after r0's " + clampKey;
+    if (!why.empty()) {
+      cl.ok = false;
+      cl.cex = why;
+    } else {
+      cl.note = "s = " + w[0] + " + 2^64 " + w[1] + ", r0 = " + clampKey + " & ...";
+    }
+    claims.push_back(cl);
+  }
+
+  int varByName(const std::string &n) {
+    // The innermost visible variable of that name (the current frame's, else a global).
+    const Function *fn = frames.back().fn;
+    std::set<int> inFn;
+    std::function<void(const Stmt &)> st = [&](const Stmt &x) {
+      if (x.kind == Stmt::Decl) inFn.insert(x.var);
+      for (const StmtP *c2 : {&x.init, &x.then, &x.els})
+        if (*c2) st(**c2);
+      for (const auto &b : x.body)
+        if (b) st(*b);
+    };
+    st(*fn->body);
+    for (int p : fn->params) inFn.insert(p);
+    for (int v : inFn)
+      if (F.vars[(size_t)v].name == n) return v;
+    return -1;
+  }
+
+  void blockStep(const Stmt &s, const Contract &ct, const std::set<int> &vars, const std::map<int, Invariant> &inv) {
+    Claim cl;
+    cl.kind = "block-step";
+    cl.loc = s.loc;
+    cl.what = "h' = (...((h + m_1 + pad*2^128) r + m_2 + ...) r for the " + std::to_string(ct.blockBytes / 16) +
+              " block(s) of each iteration, mod 2^130-5, r the clamped key, the next iteration " +
+              std::to_string(ct.blockBytes) + " bytes on, in " + frames.back().fn->name;
+    auto bad = [&](const std::string &why) {
+      cl.ok = false;
+      cl.cex = why;
+      claims.push_back(cl);
+    };
+    int acc[3], keyv[2], msg = varByName(ct.msg), pad = ct.pad.empty() ? -1 : varByName(ct.pad);
+    for (int i = 0; i < 3; ++i) acc[i] = varByName(ct.acc[(size_t)i]);
+    for (int i = 0; i < 2; ++i) keyv[i] = varByName(ct.key[(size_t)i]);
+    for (int i = 0; i < 3; ++i)
+      if (acc[i] < 0) return bad("accumulator limb " + ct.acc[(size_t)i] + " is not a variable here");
+    for (int i = 0; i < 2; ++i) {
+      if (keyv[i] < 0) return bad("key limb " + ct.key[(size_t)i] + " is not a variable here");
+      if (vars.count(keyv[i])) return bad("key limb " + ct.key[(size_t)i] + " changes inside the loop");
+    }
+    for (const auto &[d, text] : ct.derived) {
+      int dv = varByName(d);
+      if (dv >= 0 && vars.count(dv)) return bad("derived limb " + d + " changes inside the loop");
+    }
+    if (msg < 0) return bad("message pointer " + ct.msg + " is not a variable here");
+    for (int i = 0; i < 3; ++i)
+      if (!inv.count(acc[i])) return bad("no chapoly-invariant line for " + ct.acc[(size_t)i]);
+    z3::expr r0 = *slot(keyv[0]).v, r1 = *slot(keyv[1]).v;
+    // The key limbs are the RFC clamp of 16 consecutive key bytes.
+    std::string k0, k1;
+    std::string why = clampedLimb(r0, kClamp0, k0, 0);
+    if (why.empty()) why = clampedLimb(r1, kClamp1, k1, 1);
+    if (why.empty() && !offsetPair(k0, k1)) why = "r1's key bytes do not follow r0's";
+    if (!why.empty()) return bad("r = r0 + 2^64 r1 at the loop is not the clamped key: " + why);
+    // Head state: every variable the loop writes is unknown (accumulator bounded by the invariants).
+    auto saved = slots;
+    auto savedMem = mem;
+    havocLoop(s, vars, inv);
+    std::vector<z3::expr> headAtoms, h;
+    std::map<int, z3::expr> headVal;
+    for (int v : vars) {
+      auto k = key(v);
+      if (!slots.count(k)) continue;
+      V &x = slots.at(k);
+      if (x.k == V::Int || x.k == V::Ptr) headVal.emplace(v, *x.v);
+    }
+    for (int i = 0; i < 3; ++i) h.push_back(*slot(acc[i]).v);
+    V m0 = slot(msg);
+    if (m0.k != V::Ptr) return bad("message " + ct.msg + " is not a pointer");
+    std::vector<Read> rd;
+    reads = &rd;
+    const size_t defs0 = stepDefs.size();
+    try {
+      if (s.e) eval(*s.e);
+      exec(*s.then);
+      if (s.inc) eval(*s.inc);
+    } catch (Stop &) {
+      reads = nullptr;
+      slots = saved;
+      mem = savedMem;
+      std::string e2 = err;
+      err.clear();
+      return bad("cannot evaluate the loop body: " + e2 + " (line " + std::to_string(errLoc.line) + ")");
+    }
+    reads = nullptr;
+    std::vector<z3::expr> h2;
+    for (int i = 0; i < 3; ++i) h2.push_back(*slot(acc[i]).v);
+    // The message block: the bytes read from the message's region, at 16 consecutive offsets.
+    std::vector<Read> mr;
+    for (auto &r : rd)
+      if (r.region == m0.region) mr.push_back(r);
+    if (mr.empty()) {
+      slots = saved, mem = savedMem;
+      return bad("the loop body reads no byte of " + ct.msg);
+    }
+    z3::expr base = mr[0].off;
+    long long lo = 0, hi = 0;
+    std::map<long long, z3::expr> byOff;
+    for (auto &r : mr) {
+      z3::expr d = (r.off - base).simplify(som);
+      if (!d.is_numeral()) {
+        slots = saved, mem = savedMem;
+        return bad("message reads at offsets that are not a fixed distance apart");
+      }
+      long long dv = std::stoll(d.get_decimal_string(0));
+      lo = std::min(lo, dv), hi = std::max(hi, dv);
+      if (!byOff.count(dv)) byOff.emplace(dv, r.val);
+    }
+    if (hi - lo + 1 != (long long)ct.blockBytes || byOff.size() != ct.blockBytes) {
+      // (a loop body reads exactly block_bytes consecutive bytes of the message)
+      slots = saved, mem = savedMem;
+      return bad("the body reads " + std::to_string(byOff.size()) + " bytes spanning " + std::to_string(hi - lo + 1) +
+                 " of " + ct.msg + ", not one " + std::to_string(ct.blockBytes) + "-byte block");
+    }
+    z3::expr blk = (base + c.int_val((int)lo)).simplify(som);
+    std::vector<z3::expr> Ms;
+    for (unsigned b = 0; b < ct.blockBytes / 16; ++b) {
+      z3::expr M = c.int_val(0);
+      for (unsigned j = 0; j < 16; ++j) M = M + pow2big(8 * j) * byOff.at(lo + (long long)(16 * b + j));
+      Ms.push_back(M);
+    }
+    // Next iteration: the block offset with the head values replaced by the end values.
+    {
+      z3::expr_vector from(c), to(c);
+      for (auto &[v, hv] : headVal) {
+        auto k = key(v);
+        if (!slots.count(k)) continue;
+        const V &x = slots.at(k);
+        if (!(hv.is_app() && hv.num_args() == 0 && !hv.is_numeral())) continue;
+        if (x.k == V::Int || x.k == V::Ptr) {
+          from.push_back(hv);
+          to.push_back(*x.v);
+        }
+      }
+      z3::expr next = blk.substitute(from, to);
+      // A moved message pointer moves its offset atom.
+      V mEnd = slot(msg);
+      if (mEnd.region != m0.region) {
+        slots = saved, mem = savedMem;
+        return bad(ct.msg + " points elsewhere at the end of the body");
+      }
+      z3::expr step = (next - blk).simplify(som);
+      if (!(step.is_numeral() && step.get_decimal_string(0) == std::to_string(ct.blockBytes))) {
+        slots = saved, mem = savedMem;
+        return bad("the next iteration reads its block " + step.to_string() + " bytes on, not " +
+                   std::to_string(ct.blockBytes));
+      }
+    }
+    z3::expr padEntry = ct.padConst ? c.int_val(ct.padValue) : c.int_val(0);
+    if (pad >= 0) padEntry = *slot(pad).v;
+    z3::expr two64 = pow2big(64), two128 = pow2big(128);
+    z3::expr H = h[0] + two64 * h[1] + two128 * h[2];
+    z3::expr H2 = expandSteps(h2[0] + two64 * h2[1] + two128 * h2[2], defs0);
+    stepDefs.erase(stepDefs.begin() + (long)defs0, stepDefs.end());
+    z3::expr R = r0 + two64 * r1;
+    z3::expr X = H;
+    for (const auto &M : Ms) X = (X + M + padEntry * two128) * R;
+    X = X.simplify(som);
+    z3::expr M = Ms[0];
+    z3::expr D = (H2.simplify(som) - X).simplify(som);
+    if (getenv("CHAPOLY_VERIFY_TRACE")) fprintf(stderr, "X = %s\n", X.to_string().substr(0, 600).c_str());
+    slots = saved;
+    mem = savedMem;
+    std::string bad1 = firstNonzeroModP(D);
+    if (getenv("CHAPOLY_VERIFY_TRACE"))
+      fprintf(stderr, "block-step H = %s\nR = %s\nM = %s\npad = %s\nD = %s\n", H.to_string().c_str(), R.to_string().c_str(),
+              M.simplify().to_string().c_str(), padEntry.to_string().c_str(), D.to_string().c_str());
+    if (!bad1.empty()) return bad("h' - (h + m + pad*2^128)*r is not 0 mod 2^130-5: " + bad1);
+    cl.note = "r = " + k0 + " & 0x0ffffffc0fffffff + 2^64 (" + k1 + " & 0x0ffffffc0ffffffc); pad = " +
+              padEntry.simplify().to_string();
+    claims.push_back(cl);
+  }
+
+  // "" when every coefficient of the normalised polynomial is a multiple of 2^130-5, else the
+  // first monomial that is not (coefficient mod p and its atoms).
+  std::string firstNonzeroModP(const z3::expr &e) {
+    std::vector<z3::expr> terms;
+    if (e.is_app() && e.decl().decl_kind() == Z3_OP_ADD)
+      for (unsigned i = 0; i < e.num_args(); ++i) terms.push_back(e.arg(i));
+    else
+      terms.push_back(e);
+    z3::expr P = c.int_val(kP);
+    for (const auto &t : terms) {
+      z3::expr cf = c.int_val(1);
+      std::string rest;
+      if (t.is_numeral()) {
+        cf = t;
+      } else if (t.is_app() && t.decl().decl_kind() == Z3_OP_MUL) {
+        for (unsigned i = 0; i < t.num_args(); ++i) {
+          if (t.arg(i).is_numeral()) cf = t.arg(i);
+          else rest += (rest.empty() ? "" : "*") + t.arg(i).to_string();
+        }
+      } else {
+        rest = t.to_string();
+      }
+      z3::expr r = z3::mod(cf, P).simplify();
+      if (r.get_decimal_string(0) != "0")
+        return "the coefficient of " + (rest.empty() ? std::string("1") : rest) + " is " + r.get_decimal_string(0) +
+               " mod p";
+    }
+    return "";
+  }
+};
+
+}  // namespace
+
+bool provePartialLoad(const File &f, const Function &fn, std::string &what, std::string &cex) {
+  Contract ct = contractOf(fn);
+  what = "for every " + ct.len + " = 0.." + std::to_string(ct.maxLen) + ": " + ct.out[0] + " + 2^64 " + ct.out[1] +
+         " = le(" + ct.src + "[0.." + ct.len + ")) + " + (ct.marker.empty() ? std::string("0") : ct.marker) + " * 2^(8 " +
+         ct.len + "), in " + fn.name;
+  for (unsigned n = 0; n <= ct.maxLen; ++n) {
+    z3::context c;
+    Eval ev(f, c);
+    ev.frames.push_back(Eval::Frame{1, &fn, {}, false, V{}});
+    int outv[2] = {-1, -1}, src = -1, len = -1, marker = -1;
+    for (int p : fn.params) {
+      const Var &v = f.vars[(size_t)p];
+      if (v.name == ct.out[0]) outv[0] = p;
+      if (v.name == ct.out[1]) outv[1] = p;
+      if (v.name == ct.src) src = p;
+      if (v.name == ct.len) len = p;
+      if (v.name == ct.marker) marker = p;
+    }
+    if (outv[0] < 0 || outv[1] < 0 || src < 0 || len < 0 || !f.vars[(size_t)outv[0]].isRef ||
+        !f.vars[(size_t)outv[1]].isRef) {
+      cex = "the contract names parameters " + fn.name + " does not have (out must be references)";
+      return false;
+    }
+    for (int i = 0; i < 2; ++i) {
+      ev.frames.back().refs[outv[i]] = {0x7fff, outv[i]};
+      ev.slots.emplace(std::make_pair(0x7fff, outv[i]), ev.intV(ev.atom("unset" + std::to_string(i)), 64, maxOf(64)));
+    }
+    V sp;
+    sp.k = V::Ptr;
+    sp.bits = 8;
+    sp.region = ct.src;
+    sp.v = std::make_shared<z3::expr>(c.int_val(0));
+    ev.slots.emplace(std::make_pair(1, src), sp);
+    ev.slots.emplace(std::make_pair(1, len), ev.intV(c.int_val(n), f.vars[(size_t)len].ty.bits, n));
+    z3::expr mk = c.int_val(0);
+    if (marker >= 0) {
+      mk = ev.atom(ct.marker);
+      ev.slots.emplace(std::make_pair(1, marker), ev.intV(mk, f.vars[(size_t)marker].ty.bits, maxOf(f.vars[(size_t)marker].ty.bits)));
+    }
+    try {
+      ev.exec(*fn.body);
+    } catch (Stop &) {
+      cex = ct.len + " = " + std::to_string(n) + ": cannot evaluate " + fn.name + ": " + ev.err;
+      return false;
+    }
+    z3::expr got = *ev.slots.at({0x7fff, outv[0]}).v + ev.pow2big(64) * *ev.slots.at({0x7fff, outv[1]}).v;
+    z3::expr want = mk * ev.pow2big(8 * n);
+    for (unsigned i = 0; i < n; ++i) {
+      z3::expr b(c);
+      if (!ev.byteAt(ct.src, c.int_val((int)i), b)) {
+        cex = ct.len + " = " + std::to_string(n) + ": byte " + std::to_string(i) + " of " + ct.src + " is never read";
+        return false;
+      }
+      want = want + ev.pow2big(8 * i) * b;
+    }
+    z3::expr d = (got - want).simplify(ev.som);
+    if (!(d.is_numeral() && d.get_decimal_string(0) == "0")) {
+      cex = ct.len + " = " + std::to_string(n) + ": the words differ from the padded block by " + d.to_string();
+      return false;
+    }
+  }
+  return true;
+}
+
+void proveScalarContracts(const File &f, const Function &kernel, const BoundsOptions &opt, KernelResult &kr) {
+  const size_t first = kr.obligations.size();
+  auto t0 = std::chrono::steady_clock::now();
+  z3::context c;
+  Eval ev(f, c);
+  ev.frames.push_back(Eval::Frame{1, &kernel, {}, false, V{}});
+  std::string fatal;
+  SrcLoc fatalLoc;
+  try {
+    ev.exec(*kernel.body);
+  } catch (Stop &) {
+    fatal = ev.err;
+    fatalLoc = ev.errLoc;
+  }
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  // One obligation per (kind, location): failed if any context failed.
+  std::map<std::pair<std::string, unsigned>, size_t> idx;
+  for (const auto &cl : ev.claims) {
+    auto k = std::make_pair(cl.kind, cl.loc.line);
+    auto it = idx.find(k);
+    if (it == idx.end()) {
+      Obligation o;
+      o.kind = cl.kind;
+      o.file = f.path;
+      o.loc = cl.loc;
+      o.what = cl.what;
+      o.intrinsic = "";
+      o.note = cl.note;
+      o.ms = ms;
+      o.id = (int)kr.obligations.size() + 1;
+      kr.obligations.push_back(o);
+      it = idx.emplace(k, kr.obligations.size() - 1).first;
+    }
+    Obligation &o = kr.obligations[it->second];
+    if (!cl.ok && o.res == Res::OK) {
+      o.res = Res::FAILED;
+      o.cex = cl.cex;
+    }
+  }
+  // --obligation: the claims are all evaluated (one walk of the kernel), but only the selected
+  // ones count.
+  if (!opt.onlyObligation.empty())
+    for (size_t i = first; i < kr.obligations.size(); ++i) {
+      Obligation &o = kr.obligations[i];
+      const std::string &q = opt.onlyObligation;
+      bool sel = q == std::to_string(o.id) || q == o.kind || q == o.kind + ":" + std::to_string(o.loc.line) ||
+                 q == std::to_string(o.loc.line);
+      if (!sel) o.skipped = true;
+    }
+  if (!fatal.empty()) {
+    Obligation o;
+    o.kind = "block-step";
+    o.file = f.path;
+    o.loc = fatalLoc;
+    o.what = "the Poly1305 algebra of " + kernel.name;
+    o.res = Res::FAILED;
+    o.cex = "cannot evaluate " + kernel.name + " over the integers: " + fatal;
+    o.id = (int)kr.obligations.size() + 1;
+    kr.obligations.push_back(o);
+  }
+}
+
+}  // namespace cv
