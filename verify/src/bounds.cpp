@@ -520,7 +520,8 @@ class BoundsInterp {
       }
       inv.push_back({var, &iv});
     }
-    if (inv.empty() && collect && countMadd(*s.then) > 0 && countIntr(*s.then, "_mm512_loadu_si512") > 0) {
+    if (inv.empty() && collect && countMadd(*s.then) > 0 &&
+        countIntr(*s.then, "_mm512_loadu_si512") + countIntr(*s.then, "_mm256_loadu_si256") > 0) {
       // A loop that loads message blocks and multiplies is a block-step loop, whatever its trip
       // count: without invariant lines (emitted/README.md: one per limb) it would only be
       // unrolled for bounds and its algebra (e) would silently go unchecked.
@@ -665,7 +666,7 @@ class BoundsInterp {
     for (const auto &b : s.body) n += countIntr(*b, prefix, depth);
     return n;
   }
-  int countMadd(const Stmt &s) { return countIntr(s, "_mm512_madd52"); }
+  int countMadd(const Stmt &s) { return countIntr(s, "_mm512_madd52") + countIntr(s, "_mm256_madd52"); }
 
   // Obligation (e): the loop body is one Poly1305 block step in every lane.
   void blockStep(const Stmt &loop, State &head, const std::vector<std::pair<int, const Invariant *>> &inv) {
@@ -1688,7 +1689,8 @@ class BoundsInterp {
   }
 
   AVal arith(const Intrinsic &in, const Expr &e, const std::vector<const Expr *> &ax, std::vector<AVal> &args) {
-    const std::string &n = in.name;
+    const std::string &n = in.name;            // as written, for the obligations
+    const std::string rn = ruleName(in.name);  // the rule: 256-bit forms share the 512-bit one
     AVal r = resultTop(in, e);
     size_t lanes = r.k == AVal::Vec ? r.lanes.size() : 1;
     auto lane = [&](const AVal &a, size_t i) -> Itv {
@@ -1702,8 +1704,8 @@ class BoundsInterp {
     };
     const u128 M64 = maxOf(64);
     std::string what = nameOf(e);
-    if (n == "_mm512_madd52lo_epu64" || n == "_mm512_madd52hi_epu64") {
-      bool lo = n == "_mm512_madd52lo_epu64";
+    if (rn == "_mm512_madd52lo_epu64" || rn == "_mm512_madd52hi_epu64") {
+      bool lo = rn == "_mm512_madd52lo_epu64";
       for (size_t i = 0; i < lanes; ++i) {
         std::string ln = "lane " + std::to_string(i);
         Itv acc = lane(args[0], i);
@@ -1730,9 +1732,9 @@ class BoundsInterp {
       }
       return r;
     }
-    if (n == "_mm512_add_epi64" || n == "_mm256_add_epi64" || n == "_mm_add_epi64" ||
-        n == "_mm512_sub_epi64") {
-      bool sub = n == "_mm512_sub_epi64";
+    if (rn == "_mm512_add_epi64" || rn == "_mm256_add_epi64" || rn == "_mm_add_epi64" ||
+        rn == "_mm512_sub_epi64") {
+      bool sub = rn == "_mm512_sub_epi64";
       for (size_t i = 0; i < lanes; ++i) {
         Itv a = lane(args[0], i), b = lane(args[1], i);
         OpQuery q;
@@ -1762,9 +1764,9 @@ class BoundsInterp {
       }
       return r;
     }
-    if (n == "_mm512_slli_epi64" || n == "_mm512_srli_epi64") {
+    if (rn == "_mm512_slli_epi64" || rn == "_mm512_srli_epi64") {
       unsigned k = (unsigned)(args[1].lanes[0].lo & 0xffffffffu);
-      bool left = n == "_mm512_slli_epi64";
+      bool left = rn == "_mm512_slli_epi64";
       for (size_t i = 0; i < lanes; ++i) {
         Itv a = lane(args[0], i);
         std::string ln = "lane " + std::to_string(i);
@@ -1789,7 +1791,7 @@ class BoundsInterp {
       }
       return r;
     }
-    if (n == "_mm512_mul_epu32") {
+    if (rn == "_mm512_mul_epu32") {
       for (size_t i = 0; i < lanes; ++i) {
         std::string ln = "lane " + std::to_string(i);
         Itv ops[2] = {lane(args[0], i), lane(args[1], i)};
@@ -1810,9 +1812,9 @@ class BoundsInterp {
       }
       return r;
     }
-    if (n == "_mm512_and_si512" || n == "_mm512_and_epi64" || n == "_mm512_or_si512" ||
-        n == "_mm512_or_epi64" || n == "_mm512_xor_si512" || n == "_mm512_xor_epi64" ||
-        n == "_mm512_andnot_si512" || n == "_mm512_ternarylogic_epi64") {
+    if (rn == "_mm512_and_si512" || rn == "_mm512_and_epi64" || rn == "_mm512_or_si512" ||
+        rn == "_mm512_or_epi64" || rn == "_mm512_xor_si512" || rn == "_mm512_xor_epi64" ||
+        rn == "_mm512_andnot_si512" || rn == "_mm512_ternarylogic_epi64") {
       bool allExact = true;
       for (auto &a : args) allExact = allExact && a.exact();
       if (allExact) {
@@ -1820,7 +1822,7 @@ class BoundsInterp {
         for (auto &a : args) A.push_back(bitsOf(a));
         return fromBits(in.model(A), in.resultBits);
       }
-      if (n == "_mm512_ternarylogic_epi64") return r;  // not used on bounded limbs: full range
+      if (rn == "_mm512_ternarylogic_epi64") return r;  // not used on bounded limbs: full range
       std::string op = n.find("andnot") != std::string::npos ? "andnot"
                        : n.find("and") != std::string::npos  ? "and"
                        : n.find("xor") != std::string::npos  ? "xor"
@@ -1852,7 +1854,7 @@ class BoundsInterp {
       }
       return r;
     }
-    if (n == "_mm512_reduce_add_epi64") {
+    if (rn == "_mm512_reduce_add_epi64") {
       OpQuery q;
       q.op = "add";
       u128 lo = 0, hi = 0;

@@ -414,6 +414,192 @@ Bits maskstoreq(A a) {  // (p, k, v)
   return r;
 }
 
+// ---- 256-bit forms (ymm: the model's low four words; the high four words of the result are 0) ----
+template <unsigned N>
+Bits madd52loN(A a) {
+  return lanes(64, N, [](A a, unsigned i) {
+    unsigned __int128 p = (unsigned __int128)(a[1].w[i] & M52) * (a[2].w[i] & M52);
+    return a[0].w[i] + (uint64_t)(p & M52);
+  }, a);
+}
+template <unsigned N>
+Bits madd52hiN(A a) {
+  return lanes(64, N, [](A a, unsigned i) {
+    unsigned __int128 p = (unsigned __int128)(a[1].w[i] & M52) * (a[2].w[i] & M52);
+    return a[0].w[i] + (uint64_t)(p >> 52);
+  }, a);
+}
+template <unsigned N>
+Bits adddN(A a) {
+  return lanes(32, N, [](A a, unsigned i) { return (a[0].get(32, i) + a[1].get(32, i)) & 0xffffffffu; }, a);
+}
+template <unsigned N>
+Bits roldN(A a) {
+  return lanes(32, N, [](A a, unsigned i) { return rotl32(a[0].get(32, i), (unsigned)imm(a, 1)); }, a);
+}
+template <unsigned N>
+Bits slldN(A a) {
+  return lanes(32, N, [](A a, unsigned i) {
+    uint64_t c = imm(a, 1) & 0xffffffffu;
+    return c > 31 ? 0 : (a[0].get(32, i) << c) & 0xffffffffu;
+  }, a);
+}
+template <unsigned N>
+Bits srldN(A a) {
+  return lanes(32, N, [](A a, unsigned i) {
+    uint64_t c = imm(a, 1) & 0xffffffffu;
+    return c > 31 ? 0 : a[0].get(32, i) >> c;
+  }, a);
+}
+template <unsigned N>
+Bits pshufbN(A a) {  // (a, b): bytes within each 128-bit block
+  return lanes(8, N, [](A a, unsigned i) -> uint64_t {
+    uint64_t c = a[1].get(8, i);
+    if (c & 0x80) return 0;
+    return a[0].get(8, (i / 16) * 16 + (unsigned)(c & 15));
+  }, a);
+}
+template <unsigned N>
+Bits shufdN(A a) {  // (a, imm): dwords within each 128-bit block
+  return lanes(32, N, [](A a, unsigned i) {
+    unsigned blk = i / 4, j = i % 4;
+    return a[0].get(32, blk * 4 + (unsigned)((imm(a, 1) >> (2 * j)) & 3));
+  }, a);
+}
+template <unsigned N>
+Bits unpacklodN(A a) {
+  return lanes(32, N, [](A a, unsigned i) {
+    unsigned blk = i / 4, j = i % 4;
+    return a[j & 1].get(32, blk * 4 + j / 2);
+  }, a);
+}
+template <unsigned N>
+Bits unpackhidN(A a) {
+  return lanes(32, N, [](A a, unsigned i) {
+    unsigned blk = i / 4, j = i % 4;
+    return a[j & 1].get(32, blk * 4 + 2 + j / 2);
+  }, a);
+}
+Bits unpackloq256(A a) {
+  Bits r;
+  for (unsigned j = 0; j < 2; ++j) r.w[2 * j] = a[0].w[2 * j], r.w[2 * j + 1] = a[1].w[2 * j];
+  return r;
+}
+Bits unpackhiq256(A a) {
+  Bits r;
+  for (unsigned j = 0; j < 2; ++j) r.w[2 * j] = a[0].w[2 * j + 1], r.w[2 * j + 1] = a[1].w[2 * j + 1];
+  return r;
+}
+template <unsigned N>
+Bits set1dN(A a) {
+  return lanes(32, N, [](A a, unsigned) { return a[0].w[0] & 0xffffffffu; }, a);
+}
+template <unsigned N>
+Bits setrdN(A a) {  // e0 .. e(N-1)
+  return lanes(32, N, [](A a, unsigned i) { return a[i].w[0] & 0xffffffffu; }, a);
+}
+template <unsigned N>
+Bits setrbN(A a) {  // e0 .. e(N-1), bytes
+  return lanes(8, N, [](A a, unsigned i) -> uint64_t { return a[i].w[0] & 0xff; }, a);
+}
+template <unsigned N>
+Bits broadcastdN(A a) {
+  return lanes(32, N, [](A a, unsigned) { return a[0].get(32, 0); }, a);
+}
+Bits set1q256(A a) {
+  Bits r;
+  for (unsigned i = 0; i < 4; ++i) r.w[i] = a[0].w[0];
+  return r;
+}
+Bits setrq256(A a) {  // e0 .. e3
+  Bits r;
+  for (unsigned i = 0; i < 4; ++i) r.w[i] = a[i].w[0];
+  return r;
+}
+Bits broadcast128of256(A a) {
+  Bits r;
+  for (unsigned j = 0; j < 2; ++j) r.w[2 * j] = a[0].w[0], r.w[2 * j + 1] = a[0].w[1];
+  return r;
+}
+Bits permute2x128(A a) {  // (a, b, imm): each half from a.lo, a.hi, b.lo, b.hi (imm bits 1:0, 5:4), bit 3/7 zeroes
+  Bits r;
+  uint64_t m = imm(a, 2);
+  for (unsigned h = 0; h < 2; ++h) {
+    unsigned f = (unsigned)((m >> (4 * h)) & 0xf);
+    if (f & 8) continue;
+    const Bits &src = (f & 2) ? a[1] : a[0];
+    r.w[2 * h] = src.w[2 * (f & 1)];
+    r.w[2 * h + 1] = src.w[2 * (f & 1) + 1];
+  }
+  return r;
+}
+Bits permute4x64(A a) {  // (x, imm)
+  Bits r;
+  uint64_t m = imm(a, 1);
+  for (unsigned j = 0; j < 4; ++j) r.w[j] = a[0].w[(m >> (2 * j)) & 3];
+  return r;
+}
+Bits insert128of256(A a) {  // (a256, b128, imm)
+  Bits r = low256(a);
+  unsigned h = (unsigned)(imm(a, 2) & 1);
+  r.w[2 * h] = a[1].w[0];
+  r.w[2 * h + 1] = a[1].w[1];
+  return r;
+}
+Bits permx2varq256(A a) {  // (a, idx, b)
+  Bits r;
+  for (unsigned i = 0; i < 4; ++i) {
+    uint64_t k = a[1].w[i];
+    r.w[i] = (k & 4) ? a[2].w[k & 3] : a[0].w[k & 3];
+  }
+  return r;
+}
+Bits maskzpermxvarq256(A a) {  // (k, idx, a)
+  Bits r;
+  for (unsigned i = 0; i < 4; ++i) r.w[i] = ((a[0].w[0] >> i) & 1) ? a[2].w[a[1].w[i] & 3] : 0;
+  return r;
+}
+Bits maskzset1q256(A a) {  // (k, x)
+  Bits r;
+  for (unsigned i = 0; i < 4; ++i) r.w[i] = ((a[0].w[0] >> i) & 1) ? a[1].w[0] : 0;
+  return r;
+}
+Bits maskzset1b256(A a) {  // (k, x)
+  return lanes(8, 32, [](A a, unsigned i) -> uint64_t { return ((a[0].w[0] >> i) & 1) ? (a[1].w[0] & 0xff) : 0; }, a);
+}
+Bits blendq256(A a) {  // (k, a, w)
+  Bits r;
+  for (unsigned i = 0; i < 4; ++i) r.w[i] = ((a[0].w[0] >> i) & 1) ? a[2].w[i] : a[1].w[i];
+  return r;
+}
+Bits maskzmovq256(A a) {  // (k, a)
+  Bits r;
+  for (unsigned i = 0; i < 4; ++i) r.w[i] = ((a[0].w[0] >> i) & 1) ? a[1].w[i] : 0;
+  return r;
+}
+Bits maskzloadb256(A a) {  // (k, p)
+  Bits r;
+  for (unsigned i = 0; i < 32; ++i)
+    if ((a[0].w[0] >> i) & 1) r.set(8, i, a[1].get(8, i));
+  return r;
+}
+Bits loadu256(A a) { return low256(a); }
+Bits storeu256(A a) {  // (p, v)
+  Bits r = a[0];
+  for (unsigned j = 0; j < 4; ++j) r.w[j] = a[1].w[j];
+  return r;
+}
+Bits maskloadd256(A a) {  // (p, m): dword i = m[i] bit 31 ? p[i] : 0
+  return lanes(32, 8, [](A a, unsigned i) -> uint64_t { return (a[1].get(32, i) >> 31) ? a[0].get(32, i) : 0; }, a);
+}
+Bits maskstored256(A a) {  // (p, m, v)
+  Bits r = a[0];
+  for (unsigned i = 0; i < 8; ++i)
+    if (a[1].get(32, i) >> 31) r.set(32, i, a[2].get(32, i));
+  return r;
+}
+Bits none(A) { return Bits{}; }
+
 // ---- masks ----
 template <unsigned B>
 Bits truncTo(A a) {
@@ -569,6 +755,82 @@ std::vector<Intrinsic> build() {
        "r[i] = a[idx[i] & 15]", "none"},
       {"_mm512_permutex2var_epi32", "", {}, {D, C, D}, 512, 32, Cls::Move, "avx512f",
        "r[i] = (idx[i] & 16 ? b : a)[idx[i] & 15]", "none"},
+      // 256-bit forms (ymm). Lane-wise rules are the 512-bit ones over four 64-bit / eight 32-bit lanes.
+      {"_mm256_madd52lo_epu64", "__builtin_ia32_vpmadd52luq256", {0, 1, 2}, {D, D, D}, 256, 64, Cls::Arith,
+       "avx512ifma+avx512vl", "r[i] = a[i] + ((b[i][51:0] * c[i][51:0]) mod 2^52) mod 2^64 (4 lanes)",
+       "b[i] < 2^52 and c[i] < 2^52 (higher bits are ignored); a[i] + lo < 2^64"},
+      {"_mm256_madd52hi_epu64", "__builtin_ia32_vpmadd52huq256", {0, 1, 2}, {D, D, D}, 256, 64, Cls::Arith,
+       "avx512ifma+avx512vl", "r[i] = a[i] + floor((b[i][51:0] * c[i][51:0]) / 2^52) mod 2^64 (4 lanes)",
+       "b[i] < 2^52 and c[i] < 2^52 (higher bits are ignored); a[i] + hi < 2^64"},
+      {"_mm256_slli_epi64", "", {}, {D, I}, 256, 64, Cls::Arith, "avx2",
+       "r[i] = a[i] << n mod 2^64 (0 when n > 63; 4 lanes)", "no set bit is shifted out: a[i] < 2^(64-n)"},
+      {"_mm256_srli_epi64", "", {}, {D, I}, 256, 64, Cls::Arith, "avx2", "r[i] = a[i] >> n (0 when n > 63; 4 lanes)",
+       "none"},
+      {"_mm256_and_si256", "", {}, {D, D}, 256, 64, Cls::Arith, "avx2", "r = a & b", "none"},
+      {"_mm256_or_si256", "", {}, {D, D}, 256, 64, Cls::Arith, "avx2", "r = a | b", "none"},
+      {"_mm256_xor_si256", "", {}, {D, D}, 256, 64, Cls::Arith, "avx2", "r = a ^ b", "none"},
+      {"_mm256_add_epi32", "", {}, {D, D}, 256, 32, Cls::Modular, "avx2", "r[i] = a[i] + b[i] mod 2^32 (8 lanes)",
+       "none (modular by design)"},
+      {"_mm256_rol_epi32", "__builtin_ia32_prold256", {0, 1}, {D, I}, 256, 32, Cls::Modular, "avx512f+avx512vl",
+       "r[i] = a[i] rotated left by imm mod 32 (8 lanes)", "none"},
+      {"_mm256_slli_epi32", "", {}, {D, I}, 256, 32, Cls::Modular, "avx2",
+       "r[i] = a[i] << n mod 2^32 (0 when n > 31; 8 lanes)", "none (used for rotations)"},
+      {"_mm256_srli_epi32", "", {}, {D, I}, 256, 32, Cls::Modular, "avx2", "r[i] = a[i] >> n (0 when n > 31; 8 lanes)",
+       "none"},
+      {"_mm256_shuffle_epi8", "", {}, {D, C}, 256, 8, Cls::Move, "avx2",
+       "per 128-bit block: byte i = b_i & 0x80 ? 0 : a byte (b_i & 15)", "none"},
+      {"_mm256_shuffle_epi32", "__builtin_ia32_pshufd256", {0, 1}, {D, I}, 256, 32, Cls::Move, "avx2",
+       "per 128-bit block: dword j = a dword (imm >> 2j) & 3", "none"},
+      {"_mm256_unpacklo_epi32", "", {}, {D, D}, 256, 32, Cls::Move, "avx2", "per 128-bit block: a0 b0 a1 b1", "none"},
+      {"_mm256_unpackhi_epi32", "", {}, {D, D}, 256, 32, Cls::Move, "avx2", "per 128-bit block: a2 b2 a3 b3", "none"},
+      {"_mm256_unpacklo_epi64", "", {}, {D, D}, 256, 64, Cls::Move, "avx2",
+       "per 128-bit block j: r[2j] = a[2j], r[2j+1] = b[2j]", "none"},
+      {"_mm256_unpackhi_epi64", "", {}, {D, D}, 256, 64, Cls::Move, "avx2",
+       "per 128-bit block j: r[2j] = a[2j+1], r[2j+1] = b[2j+1]", "none"},
+      {"_mm256_permute2x128_si256", "__builtin_ia32_permti256", {0, 1, 2}, {D, D, I}, 256, 128, Cls::Move, "avx2",
+       "128-bit half h of r = (a.lo, a.hi, b.lo, b.hi)[imm field h bits 1:0], or 0 when bit 3 of the field is set",
+       "none"},
+      {"_mm256_permute4x64_epi64", "__builtin_ia32_permdi256", {0, 1}, {D, I}, 256, 64, Cls::Move, "avx2",
+       "r[j] = x[imm field j]", "none"},
+      {"_mm256_inserti128_si256", "__builtin_ia32_insert128i256", {0, 1, 2}, {D, D, I}, 256, 64, Cls::Move, "avx2",
+       "r = a with 128-bit half (imm & 1) replaced by b", "none"},
+      {"_mm256_broadcastsi128_si256", "", {}, {D}, 256, 128, Cls::Move, "avx2", "both 128-bit halves of r = a",
+       "none"},
+      {"_mm256_broadcastd_epi32", "", {}, {D}, 256, 32, Cls::Move, "avx2", "every dword of r = dword 0 of a (128-bit)",
+       "none"},
+      {"_mm256_set1_epi32", "", {}, {D}, 256, 32, Cls::Move, "avx", "r[i] = x (8 lanes)", "none"},
+      {"_mm256_setr_epi32", "", {}, {D, D, D, D, D, D, D, D}, 256, 32, Cls::Move, "avx",
+       "r[i] = e_i (arguments e0 first)", "none"},
+      {"_mm256_setr_epi8", "", {}, std::vector<Role>(32, D), 256, 8, Cls::Move, "avx",
+       "byte i of r = e_i[7:0] (arguments e0 first)", "none"},
+      {"_mm256_set1_epi64x", "", {}, {D}, 256, 64, Cls::Move, "avx", "r[i] = x (4 lanes)", "none"},
+      {"_mm256_setr_epi64x", "", {}, {D, D, D, D}, 256, 64, Cls::Move, "avx", "r[i] = e_i (arguments e0 first)",
+       "none"},
+      {"_mm256_setzero_si256", "", {}, {}, 256, 64, Cls::Move, "avx", "r = 0", "none"},
+      {"_mm256_permutex2var_epi64", "", {}, {D, C, D}, 256, 64, Cls::Move, "avx512f+avx512vl",
+       "r[i] = (idx[i] & 4 ? b : a)[idx[i] & 3]", "none"},
+      {"_mm256_maskz_permutexvar_epi64", "", {}, {K, C, D}, 256, 64, Cls::Move, "avx512f+avx512vl",
+       "r[i] = k_i ? a[idx[i] & 3] : 0", "none"},
+      {"_mm256_maskz_set1_epi64", "", {}, {K, D}, 256, 64, Cls::Move, "avx512f+avx512vl", "r[i] = k_i ? x : 0",
+       "none"},
+      {"_mm256_maskz_set1_epi8", "", {}, {K, D}, 256, 8, Cls::Move, "avx512bw+avx512vl",
+       "byte i of r = k_i ? x[7:0] : 0 (32 bytes)", "none"},
+      {"_mm256_mask_blend_epi64", "", {}, {K, D, D}, 256, 64, Cls::Move, "avx512f+avx512vl",
+       "r[i] = k_i ? w[i] : a[i]", "none"},
+      {"_mm256_maskz_mov_epi64", "", {}, {K, D}, 256, 64, Cls::Move, "avx512f+avx512vl", "r[i] = k_i ? a[i] : 0",
+       "none"},
+      {"_mm256_zeroupper", "", {}, {}, 0, 64, Cls::Move, "avx",
+       "no value: clears bits 255:128 of every ymm register the compiler is not using", "none"},
+      {"_mm256_loadu_si256", "", {}, {P}, 256, 8, Cls::Load, "avx", "r = the 32 bytes at p",
+       "p valid for 32 bytes (caller contract)"},
+      {"_mm256_storeu_si256", "", {}, {P, D}, 256, 8, Cls::Store, "avx", "the 32 bytes at p = a",
+       "p valid for 32 bytes (caller contract)"},
+      {"_mm256_maskz_loadu_epi8", "", {}, {K, P}, 256, 8, Cls::Load, "avx512bw+avx512vl",
+       "byte i = k_i ? p[i] : 0 (32 bytes; masked-off bytes are not read)", "p valid for the selected bytes"},
+      {"_mm256_maskload_epi32", "", {}, {P, C}, 256, 32, Cls::Load, "avx2",
+       "dword i = bit 31 of m[i] ? p[i] : 0 (masked-off dwords are not read)", "p valid for the selected dwords"},
+      {"_mm256_maskstore_epi32", "", {}, {P, C, D}, 256, 32, Cls::Store, "avx2",
+       "p[i] = a[i] where bit 31 of m[i] (others untouched)", "p valid for the selected dwords"},
       // memory
       {"_mm512_loadu_si512", "", {}, {P}, 512, 8, Cls::Load, "avx512f", "r = the 64 bytes at p",
        "p valid for 64 bytes (caller contract)"},
@@ -632,6 +894,24 @@ std::vector<Intrinsic> build() {
       {"_mm_bslli_si128", bslli128}, {"_mm_shuffle_epi32", shufd128}, {"_mm_setr_epi32", setrd128},
       {"_mm_set_epi64x", setq128}, {"_bzhi_u64", bzhi<64>}, {"_bzhi_u32", bzhi<32>},
       {"_mm_maskz_loadu_epi8", maskzloadb128},
+      {"_mm256_madd52lo_epu64", madd52loN<4>}, {"_mm256_madd52hi_epu64", madd52hiN<4>},
+      {"_mm256_slli_epi64", slliq<4>}, {"_mm256_srli_epi64", srliq<4>}, {"_mm256_and_si256", and_<4>},
+      {"_mm256_or_si256", or_<4>}, {"_mm256_xor_si256", xor_<4>}, {"_mm256_add_epi32", adddN<8>},
+      {"_mm256_rol_epi32", roldN<8>}, {"_mm256_slli_epi32", slldN<8>}, {"_mm256_srli_epi32", srldN<8>},
+      {"_mm256_shuffle_epi8", pshufbN<32>}, {"_mm256_shuffle_epi32", shufdN<8>},
+      {"_mm256_unpacklo_epi32", unpacklodN<8>}, {"_mm256_unpackhi_epi32", unpackhidN<8>},
+      {"_mm256_unpacklo_epi64", unpackloq256}, {"_mm256_unpackhi_epi64", unpackhiq256},
+      {"_mm256_permute2x128_si256", permute2x128}, {"_mm256_permute4x64_epi64", permute4x64},
+      {"_mm256_inserti128_si256", insert128of256}, {"_mm256_broadcastsi128_si256", broadcast128of256},
+      {"_mm256_broadcastd_epi32", broadcastdN<8>}, {"_mm256_set1_epi32", set1dN<8>},
+      {"_mm256_setr_epi32", setrdN<8>}, {"_mm256_setr_epi8", setrbN<32>}, {"_mm256_set1_epi64x", set1q256}, {"_mm256_setr_epi64x", setrq256},
+      {"_mm256_setzero_si256", setzero}, {"_mm256_permutex2var_epi64", permx2varq256},
+      {"_mm256_maskz_permutexvar_epi64", maskzpermxvarq256}, {"_mm256_maskz_set1_epi64", maskzset1q256},
+      {"_mm256_maskz_set1_epi8", maskzset1b256}, {"_mm256_mask_blend_epi64", blendq256},
+      {"_mm256_maskz_mov_epi64", maskzmovq256}, {"_mm256_zeroupper", none},
+      {"_mm256_loadu_si256", loadu256}, {"_mm256_storeu_si256", storeu256},
+      {"_mm256_maskz_loadu_epi8", maskzloadb256}, {"_mm256_maskload_epi32", maskloadd256},
+      {"_mm256_maskstore_epi32", maskstored256},
       {"_cvtu64_mask64", truncTo<64>}, {"_cvtu32_mask16", truncTo<16>},
   };
   for (auto &e : t) {
@@ -656,6 +936,19 @@ const Intrinsic *findIntrinsic(const std::string &name) {
   }();
   auto it = idx.find(name);
   return it == idx.end() ? nullptr : it->second;
+}
+
+std::string ruleName(const std::string &name) {
+  static const std::unordered_map<std::string, std::string> same = {
+      {"_mm256_madd52lo_epu64", "_mm512_madd52lo_epu64"}, {"_mm256_madd52hi_epu64", "_mm512_madd52hi_epu64"},
+      {"_mm256_add_epi64", "_mm512_add_epi64"},           {"_mm256_slli_epi64", "_mm512_slli_epi64"},
+      {"_mm256_srli_epi64", "_mm512_srli_epi64"},         {"_mm256_and_si256", "_mm512_and_si512"},
+      {"_mm256_or_si256", "_mm512_or_si512"},             {"_mm256_xor_si256", "_mm512_xor_si512"},
+      {"_mm256_add_epi32", "_mm512_add_epi32"},           {"_mm256_rol_epi32", "_mm512_rol_epi32"},
+      {"_mm256_slli_epi32", "_mm512_slli_epi32"},         {"_mm256_srli_epi32", "_mm512_srli_epi32"},
+  };
+  auto it = same.find(name);
+  return it == same.end() ? name : it->second;
 }
 
 }  // namespace cv

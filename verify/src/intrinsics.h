@@ -57,4 +57,9 @@ struct Intrinsic {
 const std::vector<Intrinsic> &intrinsicTable();
 const Intrinsic *findIntrinsic(const std::string &name);
 
+// The name of the 512-bit entry whose lane-wise rule (bounds, polynomial, symbolic) a 256-bit
+// entry shares ("_mm256_and_si256" -> "_mm512_and_si512"); the name itself for every other entry.
+// The rules take their lane count from the entry's resultBits.
+std::string ruleName(const std::string &name);
+
 }  // namespace cv

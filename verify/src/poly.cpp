@@ -69,7 +69,8 @@ struct Eval {
     std::vector<std::vector<z3::expr>> v;
     for (auto &k : accKeys) {
       auto it = slots.find(k);
-      if (it == slots.end() || it->second.k != PV::Vec || it->second.l.size() != 8) fail({}, "accumulator is not a vector");
+      if (it == slots.end() || it->second.k != PV::Vec || (it->second.l.size() != 8 && it->second.l.size() != 4))
+        fail({}, "accumulator is not a vector");
       v.push_back(it->second.l);
     }
     return v;
@@ -83,7 +84,7 @@ struct Eval {
     for (size_t i = 0; i < accKeys.size(); ++i) {
       PV h = slots.at(accKeys[i]);
       std::vector<z3::expr> l;
-      for (unsigned j = 0; j < 8; ++j)
+      for (unsigned j = 0; j < h.l.size(); ++j)
         l.push_back(atom(accNames[i] + "@" + std::to_string(steps.size()) + "[" + std::to_string(j) + "]"));
       h.l = l;
       slots.erase(accKeys[i]);
@@ -505,13 +506,16 @@ struct Eval {
   PV mulContract(const Expr &e, const Function &fn) {
     if (fn.params.size() != 11 || e.args.size() != 11) fail(e.loc, "p1305_mul: expected 11 arguments");
     std::vector<PV> v;
+    size_t L = 0;  // lanes: 8 in zmm, 4 in ymm; all operands alike
     for (size_t i = 3; i < 11; ++i) {
       v.push_back(eval(*e.args[i]));
-      if (v.back().k != PV::Vec || v.back().l.size() != 8) fail(e.loc, "p1305_mul: operand is not a vector of 8 lanes");
+      if (L == 0 && v.back().k == PV::Vec) L = v.back().l.size();
+      if (v.back().k != PV::Vec || v.back().l.size() != L || (L != 8 && L != 4))
+        fail(e.loc, "p1305_mul: operand is not a vector of 8 (zmm) or 4 (ymm) lanes");
     }
     z3::params som(c);
     som.set("som", true);
-    for (unsigned j = 0; j < 8; ++j)
+    for (unsigned j = 0; j < L; ++j)
       for (int t = 0; t < 2; ++t) {
         z3::expr d = (v[6 + (size_t)t].l[j] - c.int_val(20) * v[4 + (size_t)t].l[j]).simplify(som);
         if (!(d.is_numeral() && d.get_decimal_string(0) == "0")) {
@@ -531,8 +535,8 @@ struct Eval {
       }
     int id = mulCalls++;
     std::vector<PV> out(3);
-    for (auto &o : out) o.k = PV::Vec, o.bits = 512;
-    for (unsigned j = 0; j < 8; ++j) {
+    for (auto &o : out) o.k = PV::Vec, o.bits = 64 * (unsigned)L;
+    for (unsigned j = 0; j < L; ++j) {
       std::string sfx = "#" + std::to_string(id) + "[" + std::to_string(j) + "]";
       z3::expr H = atom("@H" + sfx), h1 = atom("@h1" + sfx), h2 = atom("@h2" + sfx);
       z3::expr A = v[0].l[j] + pow2(44) * v[1].l[j] + pow2(88) * v[2].l[j];
@@ -656,7 +660,7 @@ struct Eval {
       for (int i : in->argmap) ax.push_back(e.args[(size_t)i].get());
     else
       for (auto &a : e.args) ax.push_back(a.get());
-    if (in->name.rfind("_mm512_madd52", 0) == 0)
+    if (in->name.rfind("_mm512_madd52", 0) == 0 || in->name.rfind("_mm256_madd52", 0) == 0)
       for (const Expr *x : ax)
         if (x->kind == Expr::Var && isAcc(key(x->var))) {
           if (accDirty) cut();
@@ -665,11 +669,12 @@ struct Eval {
         }
     std::vector<PV> a;
     for (const Expr *x : ax) a.push_back(eval(*x));
-    const std::string &n = in->name;
+    const std::string n = ruleName(in->name);  // 256-bit forms: the 512-bit rule over their lanes
+    const unsigned rb = in->resultBits, NL = rb >= 128 ? rb / 64 : 1;
     Type rt;
     rt.kind = in->resultBits >= 128 ? Type::Vec : Type::Int;
     rt.bits = in->resultBits;
-    auto vecOK = [&](size_t i) { return a[i].k == PV::Vec && a[i].l.size() == 8; };
+    auto vecOK = [&](size_t i) { return a[i].k == PV::Vec && a[i].l.size() == NL; };
     if (in->model && in->cls != Cls::Load && in->cls != Cls::Store) {
       // Every operand a known constant (index vectors, masks from lengths): run the table's model.
       std::vector<Bits> A(a.size());
@@ -687,13 +692,13 @@ struct Eval {
         return intV(num(x), Itv{x, x}, in->resultBits);
       }
     }
-    if (n == "_mm512_maskz_loadu_epi8" && a.size() == 2 && a[1].k == PV::Ptr && a[1].offKnown) {
+    if ((n == "_mm512_maskz_loadu_epi8" || n == "_mm256_maskz_loadu_epi8") && a.size() == 2 && a[1].k == PV::Ptr && a[1].offKnown) {
       // The bytes the mask selects, as byte atoms of their address; zero elsewhere.
       Bits m;
       if (!exactVal(a[0], m)) return opaqueOf(rt, "load");
       std::vector<z3::expr> l;
       std::vector<Itv> b;
-      for (unsigned j = 0; j < 8; ++j) {
+      for (unsigned j = 0; j < NL; ++j) {
         z3::expr x = c.int_val(0);
         u128 hi = 0;
         for (unsigned i = 0; i < 8; ++i)
@@ -704,14 +709,14 @@ struct Eval {
         l.push_back(x);
         b.push_back(Itv{0, hi});
       }
-      return vec(512, l, b);
+      return vec(rb, l, b);
     }
     if (n == "_mm512_madd52lo_epu64" || n == "_mm512_madd52hi_epu64") {
       if (!vecOK(0) || !vecOK(1) || !vecOK(2)) return opaqueOf(rt, "madd");
       bool lo = n == "_mm512_madd52lo_epu64";
       std::vector<z3::expr> l;
       std::vector<Itv> b;
-      for (unsigned j = 0; j < 8; ++j) {
+      for (unsigned j = 0; j < NL; ++j) {
         const z3::expr &x = a[1].l[j], &y = a[2].l[j];
         u128 pmax = a[1].b[j].hi * a[2].b[j].hi;
         auto k2 = std::make_pair(std::min(x.id(), y.id()), std::max(x.id(), y.id()));
@@ -734,16 +739,16 @@ struct Eval {
         l.push_back(a[0].l[j] + part);
         b.push_back(Itv{a[0].b[j].lo, a[0].b[j].hi + pb.hi});
       }
-      return vec(512, l, b);
+      return vec(rb, l, b);
     }
     if (n == "_mm512_add_epi64" && vecOK(0) && vecOK(1)) {
       std::vector<z3::expr> l;
       std::vector<Itv> b;
-      for (unsigned j = 0; j < 8; ++j) {
+      for (unsigned j = 0; j < NL; ++j) {
         l.push_back(a[0].l[j] + a[1].l[j]);
         b.push_back(Itv{a[0].b[j].lo + a[1].b[j].lo, a[0].b[j].hi + a[1].b[j].hi});
       }
-      return vec(512, l, b);
+      return vec(rb, l, b);
     }
     if ((n == "_mm512_slli_epi64" || n == "_mm512_srli_epi64") && vecOK(0)) {
       Bits kb;
@@ -752,7 +757,7 @@ struct Eval {
       if (k > 63) return opaqueOf(rt, "shift");
       std::vector<z3::expr> l;
       std::vector<Itv> b;
-      for (unsigned j = 0; j < 8; ++j) {
+      for (unsigned j = 0; j < NL; ++j) {
         if (n == "_mm512_slli_epi64") {
           l.push_back(a[0].l[j] * pow2(k));  // no set bit is shifted out (proved)
           b.push_back(Itv{a[0].b[j].lo << k, a[0].b[j].hi << k});
@@ -762,12 +767,12 @@ struct Eval {
           b.push_back(bq);
         }
       }
-      return vec(512, l, b);
+      return vec(rb, l, b);
     }
     if ((n == "_mm512_and_si512" || n == "_mm512_and_epi64") && vecOK(0) && vecOK(1)) {
       std::vector<z3::expr> l;
       std::vector<Itv> b;
-      for (unsigned j = 0; j < 8; ++j) {
+      for (unsigned j = 0; j < NL; ++j) {
         int xi = a[1].b[j].exact() ? 0 : a[0].b[j].exact() ? 1 : -1;
         if (xi < 0) return opaqueOf(rt, "and");
         const PV &x = a[(size_t)xi], &m = a[(size_t)(1 - xi)];
@@ -789,12 +794,12 @@ struct Eval {
           return opaqueOf(rt, "and");
         }
       }
-      return vec(512, l, b);
+      return vec(rb, l, b);
     }
     if ((n == "_mm512_or_si512" || n == "_mm512_or_epi64") && vecOK(0) && vecOK(1)) {
       std::vector<z3::expr> l;
       std::vector<Itv> b;
-      for (unsigned j = 0; j < 8; ++j) {
+      for (unsigned j = 0; j < NL; ++j) {
         // x | y = x + y when x < 2^k and every coefficient of y is a multiple of 2^k.
         bool ok = false;
         for (int side = 0; side < 2 && !ok; ++side) {
@@ -806,19 +811,19 @@ struct Eval {
         l.push_back(a[0].l[j] + a[1].l[j]);
         b.push_back(Itv{std::max(a[0].b[j].lo, a[1].b[j].lo), a[0].b[j].hi + a[1].b[j].hi});
       }
-      return vec(512, l, b);
+      return vec(rb, l, b);
     }
-    if (n == "_mm512_loadu_si512") {
+    if (n == "_mm512_loadu_si512" || n == "_mm256_loadu_si256") {
       const PV &p = a[0];
       if (p.k != PV::Ptr) return opaqueOf(rt, "load");
       if (!haveLoad) firstLoadBase = p.base, haveLoad = true;
       std::vector<z3::expr> l;
       std::vector<Itv> b;
-      for (unsigned j = 0; j < 8; ++j) {
+      for (unsigned j = 0; j < NL; ++j) {
         l.push_back(atom("mem:" + p.base + "+" + std::to_string(p.off + 8 * (long long)j), true));
         b.push_back(Itv{0, maxOf(64)});
       }
-      return vec(512, l, b);
+      return vec(rb, l, b);
     }
     if (in->cls == Cls::Move) {
       // 64-bit lane moves with constant selectors, by tracing the table's model.
@@ -942,6 +947,9 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
     return res;
   }
   ev.accNames = accNames;
+  // Lanes: 8 (zmm accumulator, 128-byte groups) or 4 (ymm, 64-byte groups).
+  const unsigned L = accVars[0] >= 0 && f.vars[(size_t)accVars[0]].ty.bits == 256 ? 4 : 8;
+  const long long G = 16LL * L;
   std::vector<int> hinVars;
   std::vector<PV> hinHead, hinEnd;
   try {
@@ -949,13 +957,13 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
       if (accVars[i] < 0) throw Stop{};
       PV h;
       h.k = PV::Vec;
-      h.bits = 512;
-      for (unsigned j = 0; j < 8; ++j) {
+      h.bits = 64 * L;
+      for (unsigned j = 0; j < L; ++j) {
         h.l.push_back(ev.atom(accNames[i] + "[" + std::to_string(j) + "]"));
         h.b.push_back(Itv{0, maxOf(64)});
       }
       PolySeed s;
-      if (seed(accVars[i], s) && s.lanes.size() == 8) h.b = s.lanes;
+      if (seed(accVars[i], s) && s.lanes.size() == L) h.b = s.lanes;
       ev.slots.emplace(ev.key(accVars[i]), h);
       ev.accKeys.push_back(ev.key(accVars[i]));
       ev.curIn.push_back(h.l);
@@ -1032,17 +1040,17 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
       res.cex = sk + "the step's result does not depend on any message word";
       return res;
     }
-    long long g = lo - (lo % 128 + 128) % 128;
+    long long g = lo - (lo % G + G) % G;
     if (k == 0) {
       firstGroup = g;
       firstBase = base;
-    } else if (base != firstBase || g != firstGroup + 128 * (long long)k) {
+    } else if (base != firstBase || g != firstGroup + G * (long long)k) {
       res.res = Res::FAILED;
-      res.cex = sk + "reads the 128-byte group at " + base + "+" + std::to_string(g) + ", not the next one after step " +
-                std::to_string(k) + " (" + firstBase + "+" + std::to_string(firstGroup + 128 * (long long)k) + ")";
+      res.cex = sk + "reads the " + std::to_string(G) + "-byte group at " + base + "+" + std::to_string(g) + ", not the next one after step " +
+                std::to_string(k) + " (" + firstBase + "+" + std::to_string(firstGroup + G * (long long)k) + ")";
       return res;
     }
-    for (unsigned j = 0; j < 8; ++j) {
+    for (unsigned j = 0; j < L; ++j) {
       z3::expr out = c.int_val(0);
       for (size_t i = 0; i < stp.out.size(); ++i) out = out + ev.pow2(radix * (unsigned)i) * stp.out[i][j];
       long long o0 = g + 16LL * j;
@@ -1160,8 +1168,8 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
         }
         if (!known || !zeroModP(C[0] - want)) {
           res.res = Res::FAILED;
-          res.cex = sk + "lane " + std::to_string(j) + ": the step multiplies by an R that is not the r^8 (rl0, rl1, rl2) "
-                    "p1305_setup returned";
+          res.cex = sk + "lane " + std::to_string(j) + ": the step multiplies by an R that is not the r^" + std::to_string(L) +
+                    " (rl0, rl1, rl2) p1305_setup returned";
           return res;
         }
       }
@@ -1236,7 +1244,7 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
       auto it = ev.slots.find(ev.key((int)v));
       if (it == ev.slots.end() || it->second.k != PV::Ptr) continue;
       const PV &pe = it->second;
-      long long want = firstGroup + 128 * (long long)ev.steps.size();
+      long long want = firstGroup + G * (long long)ev.steps.size();
       if (pe.base != firstBase || !pe.offKnown || pe.off != want) {
         res.res = Res::FAILED;
         res.cex = "at the end of the body " + pn + " is " + (pe.base == firstBase && pe.offKnown ? pn + "+" + std::to_string(pe.off) : std::string("not a known offset of its value at the head (" + pe.base + ")")) +
@@ -1261,6 +1269,8 @@ BlockStepResult proveMulHelper(const File &f, const Function &fn, bool wrap) {
     res.cex = "expected " + std::to_string(want) + " parameters, found " + std::to_string(fn.params.size());
     return res;
   }
+  // Lanes: 8 for zmm operands, 4 for ymm (the width of the helper's first parameter).
+  const unsigned L = f.vars[(size_t)fn.params[0]].ty.bits == 256 ? 4 : 8;
   z3::context c;
   PolySeedFn none = [](int, PolySeed &) { return false; };
   Eval ev(f, c, none);
@@ -1268,8 +1278,8 @@ BlockStepResult proveMulHelper(const File &f, const Function &fn, bool wrap) {
   auto vec = [&](const std::function<z3::expr(unsigned)> &lane, unsigned bits) {
     PV v;
     v.k = PV::Vec;
-    v.bits = 512;
-    for (unsigned j = 0; j < 8; ++j) {
+    v.bits = 64 * L;
+    for (unsigned j = 0; j < L; ++j) {
       v.l.push_back(lane(j));
       v.b.push_back(Itv{0, maxOf(bits)});
     }
@@ -1304,13 +1314,13 @@ BlockStepResult proveMulHelper(const File &f, const Function &fn, bool wrap) {
   }
   z3::params som(c);
   som.set("som", true);
-  for (unsigned j = 0; j < 8; ++j) {
+  for (unsigned j = 0; j < L; ++j) {
     std::vector<z3::expr> diffs;
     std::vector<std::string> labels;
     std::vector<z3::expr> lanes;
     for (int o : outs) {
       auto it = ev.slots.find(ev.key(o));
-      if (it == ev.slots.end() || it->second.k != PV::Vec || it->second.l.size() != 8) {
+      if (it == ev.slots.end() || it->second.k != PV::Vec || it->second.l.size() != L) {
         res.res = Res::FAILED;
         res.cex = "output " + f.vars[(size_t)o].name + " is not written as a vector";
         return res;
@@ -1367,6 +1377,16 @@ namespace {
 // after the body ran. Claims are polynomial identities, either exact (every coefficient 0) or
 // mod 2^130-5 (every coefficient a multiple of p), after the multiply contract's H atoms are
 // expanded to their A*B.
+// The lane count of a helper: 8 when its vector parameters are zmm, 4 when they are ymm (the
+// 4-lane schedules keep r^4..r^1 in one ymm).
+unsigned helperLanes(const File &f, const Function &fn) {
+  for (int p : fn.params) {
+    const Type &t = f.vars[(size_t)p].ty;
+    if (t.kind == Type::Vec && t.bits >= 256) return t.bits == 256 ? 4 : 8;
+  }
+  return 8;
+}
+
 struct HelperProof {
   const File &f;
   const Function &fn;
@@ -1381,13 +1401,15 @@ struct HelperProof {
     som.set("som_blowup", 100000u);  // r^8 of a two-word r expands to thousands of monomials
     ev.abstractMul = true;
     ev.frames.push_back(Eval::Frame{1, &fn, {}, false, PV{}});
+    L = helperLanes(ff, fnn);
   }
+  unsigned L = 8;
   z3::expr at(const std::string &n, unsigned j) { return ev.atom(n + "[" + std::to_string(j) + "]"); }
   PV vecOf(const std::function<z3::expr(unsigned)> &lane, u128 hi = ~(u128)0 >> 64) {
     PV v;
     v.k = PV::Vec;
-    v.bits = 512;
-    for (unsigned j = 0; j < 8; ++j) v.l.push_back(lane(j)), v.b.push_back(Itv{0, hi});
+    v.bits = 64 * L;
+    for (unsigned j = 0; j < L; ++j) v.l.push_back(lane(j)), v.b.push_back(Itv{0, hi});
     return v;
   }
   PV atoms(const std::string &n, u128 hi = ~(u128)0 >> 64) {
@@ -1501,13 +1523,17 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     return res;
   };
   const z3::expr twenty = c.int_val(20);
+  // 8 lanes (q = r^8..r^1, groups of 128 bytes) or 4 (r^4..r^1, 64 bytes): the claims below are
+  // stated for L lanes and read exactly as before for 8.
+  const unsigned L = helperLanes(f, fn);
+  const std::string Ls = std::to_string(L), L1 = std::to_string(L - 1), GB = std::to_string(16 * L);
   if (n == "p1305_carry") {
     res.what = "carry helper p1305_carry: h0 + 2^44 h1 + 2^88 h2 unchanged mod 2^130-5, in every lane";
     if (!params(3)) return res;
     HelperProof hp(f, fn, c);
     for (size_t i = 0; i < 3; ++i) hp.seed(i, hp.atoms("h" + std::to_string(i)));
     if (!hp.run()) return fail(hp.problem);
-    for (unsigned j = 0; j < 8; ++j)
+    for (unsigned j = 0; j < L; ++j)
       hp.claim("lane " + std::to_string(j) + ", h' - h",
                hp.value(hp.out(0), hp.out(1), hp.out(2), j),
                hp.at("h0", j) + hp.ev.pow2(44) * hp.at("h1", j) + hp.ev.pow2(88) * hp.at("h2", j), true);
@@ -1516,17 +1542,17 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     return res;
   }
   if (n == "p1305_hsum") {
-    res.what = "lane sum p1305_hsum: lane 0 = x[0] + ... + x[7], lanes 1..7 = 0, exactly";
+    res.what = "lane sum p1305_hsum: lane 0 = x[0] + ... + x[" + L1 + "], lanes 1.." + L1 + " = 0, exactly";
     if (!params(1)) return res;
     HelperProof hp(f, fn, c);
     hp.seed(0, hp.atoms("x"));
     if (!hp.run()) return fail(hp.problem);
     const PV &r = hp.ev.frames.back().ret;
-    if (r.k != PV::Vec || r.l.size() != 8) return fail("the result is not a vector of 8 lanes the algebra can follow");
+    if (r.k != PV::Vec || r.l.size() != L) return fail("the result is not a vector of " + Ls + " lanes the algebra can follow");
     z3::expr sum = c.int_val(0);
-    for (unsigned j = 0; j < 8; ++j) sum = sum + hp.at("x", j);
+    for (unsigned j = 0; j < L; ++j) sum = sum + hp.at("x", j);
     hp.claim("lane 0", r.l[0], sum, false);
-    for (unsigned j = 1; j < 8; ++j) hp.claim("lane " + std::to_string(j), r.l[j], c.int_val(0), false);
+    for (unsigned j = 1; j < L; ++j) hp.claim("lane " + std::to_string(j), r.l[j], c.int_val(0), false);
     if (!hp.problem.empty()) return fail(hp.problem);
     res.note = "no wrap: the interval pass bounds every lane sum";
     return res;
@@ -1544,8 +1570,8 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     return res;
   }
   if (n == "p1305_setup") {
-    res.what = "key setup p1305_setup: r = clamp(key[0..15]) (RFC 8439 2.5), lane j of q = r^(8-j) and every lane "
-               "of rl = r^8 mod 2^130-5, qs/rls = 20*q/rl, s limbs = key[16..31]";
+    res.what = "key setup p1305_setup: r = clamp(key[0..15]) (RFC 8439 2.5), lane j of q = r^(" + Ls +
+               "-j) and every lane of rl = r^" + Ls + " mod 2^130-5, qs/rls = 20*q/rl, s limbs = key[16..31]";
     if (!params(15)) return res;
     HelperProof hp(f, fn, c);
     auto pair = [&](const std::string &nm) {
@@ -1561,12 +1587,12 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     // RFC 8439 2.5: r &= 0x0ffffffc0ffffffc0ffffffc0fffffff, as two little-endian 64-bit words.
     const u128 clampLo = 0x0ffffffc0fffffffULL, clampHi = 0x0ffffffc0ffffffcULL;
     z3::expr r = hp.ev.atom("(k[0] & " + hex(clampLo) + ")") + hp.ev.pow2(64) * hp.ev.atom("(k[1] & " + hex(clampHi) + ")");
-    for (unsigned j = 0; j < 8; ++j) {
+    for (unsigned j = 0; j < L; ++j) {
       std::string lj = "lane " + std::to_string(j);
-      hp.claim(lj + ", q - r^" + std::to_string(8 - j), hp.value(hp.out(0), hp.out(1), hp.out(2), j), powE(r, 8 - j, c), true);
+      hp.claim(lj + ", q - r^" + std::to_string(L - j), hp.value(hp.out(0), hp.out(1), hp.out(2), j), powE(r, L - j, c), true);
       hp.claim(lj + ", qs1 - 20*q1", hp.lane(hp.out(3), j), twenty * hp.lane(hp.out(1), j), false);
       hp.claim(lj + ", qs2 - 20*q2", hp.lane(hp.out(4), j), twenty * hp.lane(hp.out(2), j), false);
-      hp.claim(lj + ", rl - r^8", hp.value(hp.out(5), hp.out(6), hp.out(7), j), powE(r, 8, c), true);
+      hp.claim(lj + ", rl - r^" + Ls, hp.value(hp.out(5), hp.out(6), hp.out(7), j), powE(r, L, c), true);
       hp.claim(lj + ", rls1 - 20*rl1", hp.lane(hp.out(8), j), twenty * hp.lane(hp.out(6), j), false);
       hp.claim(lj + ", rls2 - 20*rl2", hp.lane(hp.out(9), j), twenty * hp.lane(hp.out(7), j), false);
     }
@@ -1576,7 +1602,7 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     return res;
   }
   if (n == "p1305_settle") {
-    res.what = "settle p1305_settle: lane 0 of h = sum_j acc_j * q_j + hin_0, lanes 1..7 = hin_j, mod 2^130-5";
+    res.what = "settle p1305_settle: lane 0 of h = sum_j acc_j * q_j + hin_0, lanes 1.." + L1 + " = hin_j, mod 2^130-5";
     if (!params(14)) return res;
     HelperProof hp(f, fn, c);
     for (size_t i = 0; i < 3; ++i) {
@@ -1588,19 +1614,19 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     hp.seed(13, hp.vecOf([&](unsigned j) { return twenty * hp.at("q2", j); }));
     if (!hp.run()) return fail(hp.problem);
     z3::expr want = hp.V("hin", 0);
-    for (unsigned j = 0; j < 8; ++j) want = want + hp.V("acc", j) * hp.V("q", j);
+    for (unsigned j = 0; j < L; ++j) want = want + hp.V("acc", j) * hp.V("q", j);
     hp.claim("lane 0", hp.value(hp.out(0), hp.out(1), hp.out(2), 0), want, true);
-    for (unsigned j = 1; j < 8; ++j)
+    for (unsigned j = 1; j < L; ++j)
       hp.claim("lane " + std::to_string(j), hp.value(hp.out(0), hp.out(1), hp.out(2), j), hp.V("hin", j), true);
     if (!hp.problem.empty()) return fail(hp.problem);
-    res.note = "with q lane j = r^(8-j) (key setup) this is the Horner settle of the 8 lanes";
+    res.note = "with q lane j = r^(" + Ls + "-j) (key setup) this is the Horner settle of the " + Ls + " lanes";
     return res;
   }
   if (n == "p1305_step_partial") {
-    res.what = "partial step p1305_step_partial, nblocks = 1..8: lane 0 of h = sum_{j<n} (h_j + m_j) * q_(j+8-n) "
-               "mod 2^130-5, lanes 1..7 = 0";
+    res.what = "partial step p1305_step_partial, nblocks = 1.." + Ls + ": lane 0 of h = sum_{j<n} (h_j + m_j) * q_(j+" +
+               Ls + "-n) mod 2^130-5, lanes 1.." + L1 + " = 0";
     if (!params(12)) return res;
-    for (unsigned nb = 1; nb <= 8; ++nb) {
+    for (unsigned nb = 1; nb <= L; ++nb) {
       HelperProof hp(f, fn, c);
       for (size_t i = 0; i < 3; ++i) {
         hp.seed(i, hp.atoms("h" + std::to_string(i)));
@@ -1612,20 +1638,20 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
       hp.seed(11, hp.vecOf([&](unsigned j) { return twenty * hp.at("q2", j); }));
       if (!hp.run()) return fail("nblocks = " + std::to_string(nb) + ": " + hp.problem);
       z3::expr want = c.int_val(0);
-      for (unsigned j = 0; j < nb; ++j) want = want + (hp.V("h", j) + hp.V("m", j)) * hp.V("q", j + 8 - nb);
+      for (unsigned j = 0; j < nb; ++j) want = want + (hp.V("h", j) + hp.V("m", j)) * hp.V("q", j + L - nb);
       std::string pre = "nblocks = " + std::to_string(nb) + ", ";
       hp.claim(pre + "lane 0", hp.value(hp.out(0), hp.out(1), hp.out(2), 0), want, true);
-      for (unsigned j = 1; j < 8; ++j)
+      for (unsigned j = 1; j < L; ++j)
         for (size_t i = 0; i < 3; ++i)
           hp.claim(pre + "lane " + std::to_string(j) + " of h" + std::to_string(i), hp.lane(hp.out(i), j), c.int_val(0), false);
       if (!hp.problem.empty()) return fail(hp.problem);
     }
-    res.note = "with q lane k = r^(8-k): h' = (h + m_0) r^n + m_1 r^(n-1) + ... + m_(n-1) r";
+    res.note = "with q lane k = r^(" + Ls + "-k): h' = (h + m_0) r^n + m_1 r^(n-1) + ... + m_(n-1) r";
     return res;
   }
   if (n == "p1305_lengths") {
-    res.what = "length block p1305_lengths: lane 0 of h = (h_0 + aad_len + 2^64 len + 2^128) * q_7 mod 2^130-5 "
-               "(RFC 8439 2.8), lanes 1..7 = 0";
+    res.what = "length block p1305_lengths: lane 0 of h = (h_0 + aad_len + 2^64 len + 2^128) * q_" + L1 +
+               " mod 2^130-5 (RFC 8439 2.8), lanes 1.." + L1 + " = 0";
     if (!params(10)) return res;
     HelperProof hp(f, fn, c);
     for (size_t i = 0; i < 3; ++i) {
@@ -1637,21 +1663,23 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     hp.seed(8, hp.vecOf([&](unsigned j) { return twenty * hp.at("q1", j); }));
     hp.seed(9, hp.vecOf([&](unsigned j) { return twenty * hp.at("q2", j); }));
     if (!hp.run()) return fail(hp.problem);
-    z3::expr L = hp.ev.atom("aad_len") + hp.ev.pow2(64) * hp.ev.atom("len") + hp.ev.pow2(128);
-    hp.claim("lane 0", hp.value(hp.out(0), hp.out(1), hp.out(2), 0), (hp.V("h", 0) + L) * hp.V("q", 7), true);
-    for (unsigned j = 1; j < 8; ++j)
+    z3::expr Lw = hp.ev.atom("aad_len") + hp.ev.pow2(64) * hp.ev.atom("len") + hp.ev.pow2(128);
+    hp.claim("lane 0", hp.value(hp.out(0), hp.out(1), hp.out(2), 0), (hp.V("h", 0) + Lw) * hp.V("q", L - 1), true);
+    for (unsigned j = 1; j < L; ++j)
       for (size_t i = 0; i < 3; ++i)
         hp.claim("lane " + std::to_string(j) + " of h" + std::to_string(i), hp.lane(hp.out(i), j), c.int_val(0), false);
     if (!hp.problem.empty()) return fail(hp.problem);
-    res.note = "the 64-bit lengths split into 44-bit limbs without loss; q_7 = r";
+    res.note = "the 64-bit lengths split into 44-bit limbs without loss; q_" + L1 + " = r";
     return res;
   }
   if (n == "p1305_short_step") {
-    res.what = "one-step short MAC p1305_short_step, every na + nc <= 7: lane 0 of h = sum_j A_j q_(j+8-n) + "
-               "sum_i C_i q_(na+i+8-n) + (aad_len + 2^64 len + 2^128) q_7 mod 2^130-5, n = na + nc + 1";
+    res.what = "one-step short MAC p1305_short_step, every na + nc <= " + L1 + ": lane 0 of h = sum_j A_j q_(j+" + Ls +
+               "-n) + sum_i C_i q_(na+i+" + Ls + "-n) + (aad_len + 2^64 len + 2^128) q_" + L1 +
+               " mod 2^130-5, n = na + nc + 1";
     if (!params(18)) return res;
-    for (unsigned na = 0; na <= 7; ++na)
-      for (unsigned nc = 0; na + nc <= 7; ++nc) {
+    unsigned cases = 0;
+    for (unsigned na = 0; na <= L - 1; ++na)
+      for (unsigned nc = 0; na + nc <= L - 1; ++nc, ++cases) {
         HelperProof hp(f, fn, c);
         // a: AAD blocks in lanes 0..na-1, c: ciphertext blocks in lanes 0..nc-1, zero elsewhere
         // (what p1305_load_partial returns, proved separately).
@@ -1663,7 +1691,7 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
         }
         for (size_t i = 3; i < 9; ++i) {  // exact zeros are exact
           PV &v = hp.ev.slots.at(hp.ev.key(fn.params[i]));
-          for (unsigned j = 0; j < 8; ++j)
+          for (unsigned j = 0; j < L; ++j)
             if (v.l[j].is_numeral()) v.b[j] = Itv{0, 0};
             else v.b[j] = Itv{0, (u128)1 << 44};
         }
@@ -1676,25 +1704,26 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
         std::string pre = "na = " + std::to_string(na) + ", nc = " + std::to_string(nc) + ": ";
         if (!hp.run()) return fail(pre + hp.problem);
         unsigned nn = na + nc + 1;
-        z3::expr want = (hp.ev.atom("aad_len") + hp.ev.pow2(64) * hp.ev.atom("len") + hp.ev.pow2(128)) * hp.V("q", 7);
-        for (unsigned j = 0; j < na; ++j) want = want + hp.V("a", j) * hp.V("q", j + 8 - nn);
-        for (unsigned i = 0; i < nc; ++i) want = want + hp.V("c", i) * hp.V("q", na + i + 8 - nn);
+        z3::expr want = (hp.ev.atom("aad_len") + hp.ev.pow2(64) * hp.ev.atom("len") + hp.ev.pow2(128)) * hp.V("q", L - 1);
+        for (unsigned j = 0; j < na; ++j) want = want + hp.V("a", j) * hp.V("q", j + L - nn);
+        for (unsigned i = 0; i < nc; ++i) want = want + hp.V("c", i) * hp.V("q", na + i + L - nn);
         hp.claim(pre + "lane 0", hp.value(hp.out(0), hp.out(1), hp.out(2), 0), want, true);
-        for (unsigned j = 1; j < 8; ++j)
+        for (unsigned j = 1; j < L; ++j)
           for (size_t i = 0; i < 3; ++i)
             hp.claim(pre + "lane " + std::to_string(j) + " of h" + std::to_string(i), hp.lane(hp.out(i), j), c.int_val(0), false);
         if (!hp.problem.empty()) return fail(hp.problem);
       }
-    res.note = "36 (na, nc) cases; with q lane k = r^(8-k) this is the RFC 8439 2.8 MAC of AAD | ciphertext | lengths";
+    res.note = std::to_string(cases) + " (na, nc) cases; with q lane k = r^(" + Ls +
+               "-k) this is the RFC 8439 2.8 MAC of AAD | ciphertext | lengths";
     return res;
   }
   if (n == "p1305_load_partial") {
-    res.what = "partial-block loader p1305_load_partial, n = 0..128, pad01 = 0/1: lane j = bytes 16j..16j+15 "
+    res.what = "partial-block loader p1305_load_partial, n = 0.." + GB + ", pad01 = 0/1: lane j = bytes 16j..16j+15 "
                "(those < n) little-endian, + 2^128 (zero-padded AEAD block, or a full block) or + 2^(8*(n-16j)) "
                "(the 0x01 byte after a short plain Poly1305 block); 0 past the end; exactly";
     if (!params(6)) return res;
     for (unsigned pad = 0; pad < 2; ++pad)
-      for (unsigned len = 0; len <= 128; ++len) {
+      for (unsigned len = 0; len <= 16 * L; ++len) {
         HelperProof hp(f, fn, c);
         PV ptr;
         ptr.k = PV::Ptr;
@@ -1705,7 +1734,7 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
         hp.seed(5, hp.scalar(pad, 32));
         std::string pre = "n = " + std::to_string(len) + ", pad01 = " + std::to_string(pad) + ": ";
         if (!hp.run()) return fail(pre + hp.problem);
-        for (unsigned j = 0; j < 8; ++j) {
+        for (unsigned j = 0; j < L; ++j) {
           z3::expr want = c.int_val(0);
           for (unsigned i = 0; i < 16 && 16 * j + i < len; ++i)
             want = want + hp.ev.pow2(8 * i) * hp.ev.atom("mem8:p+" + std::to_string(16 * j + i), true);
@@ -1717,7 +1746,7 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
         }
         if (!hp.problem.empty()) return fail(hp.problem);
       }
-    res.note = "258 cases; the limbs are the block split at bits 44 and 88 with no bit lost or doubled";
+    res.note = std::to_string(2 * (16 * L + 1)) + " cases; the limbs are the block split at bits 44 and 88 with no bit lost or doubled";
     return res;
   }
   res.res = Res::FAILED;

@@ -349,6 +349,31 @@ std::set<int> reachable(const File &f, const Function &kernel) {
   return reach;
 }
 
+// The 32-bit rotations a round loop writes: vprold (zmm, ymm), vprord, and, without AVX-512, a
+// byte shuffle (16 and 8) or a shift pair (x << k | x >> (32 - k), counted once by its left shift).
+int countRotations(const Stmt &s) {
+  int n = 0;
+  for (const char *r : {"_mm512_rol_epi32", "_mm256_rol_epi32", "_mm512_ror_epi32", "_mm512_shuffle_epi8",
+                        "_mm256_shuffle_epi8", "_mm512_slli_epi32", "_mm256_slli_epi32"})
+    n += countIntrinsic(s, r);
+  return n;
+}
+
+// Expressions that read no variable (literals and intrinsics of literals): a constant such as a
+// byte-rotation mask declared before the round loop can be evaluated ahead of it.
+bool readsNoVariable(const Expr &e) {
+  if (e.kind == Expr::Var || e.kind == Expr::Call || e.kind == Expr::Deref || e.kind == Expr::Index) return false;
+  for (const auto &a : e.args)
+    if (a && !readsNoVariable(*a)) return false;
+  return true;
+}
+void constantDecls(const Stmt &s, const Stmt *stop, std::vector<const Stmt *> &out) {
+  if (&s == stop) return;
+  if (s.kind == Stmt::Decl && s.e && readsNoVariable(*s.e)) out.push_back(&s);
+  if (s.kind == Stmt::Block)
+    for (const auto &b : s.body) constantDecls(*b, stop, out);
+}
+
 void proveChacha(const File &f, const Function &kernel, Prover &prover, const BoundsOptions &opt,
                  KernelResult &kr) {
   std::set<int> reach = reachable(f, kernel);
@@ -357,7 +382,7 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
     std::vector<const Stmt *> loops;
     loopsIn(*fn.body, loops);
     for (const Stmt *lp : loops) {
-      int rols = countIntrinsic(*lp->then, "_mm512_rol_epi32");
+      int rols = countRotations(*lp->then);
       if (rols == 0) continue;
       // Layout: four vector reference parameters (rows a..d) or variables x0..x15.
       std::vector<std::string> rows;
@@ -387,7 +412,11 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
       int ndr = x4 ? rols / (8 * (int)nstates) : rols / 32;
       z3::context c;
       SymEval ev(f, c);
-      if (!ev.runStmt(fn, *lp->then)) {
+      std::vector<const Stmt *> consts;
+      constantDecls(*fn.body, lp, consts);
+      bool constsOK = true;
+      for (const Stmt *d : consts) constsOK = constsOK && ev.runStmt(fn, *d);
+      if (!constsOK || !ev.runStmt(fn, *lp->then)) {
         o.what = "round loop in " + fn.name;
         o.res = Res::FAILED;
         o.cex = "cannot evaluate the round loop bit-exactly: " + ev.error() + " (line " +
@@ -400,12 +429,17 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
         std::string n = x4 ? rows[k] : "x" + std::to_string(k);
         if (!ev.input(n, in[k]) && !ev.firstValue(n, in[k])) ok = false;
         if (!ev.value(n, out[k])) ok = false;
-        if (ok && (in[k].k != SVal::Vec || out[k].k != SVal::Vec || in[k].w.size() != 16)) ok = false;
+        if (ok && (in[k].k != SVal::Vec || out[k].k != SVal::Vec || in[k].w.size() != (x4 ? 16u : in[0].w.size()) ||
+                   out[k].w.size() != in[k].w.size() || (in[k].w.size() != 16 && in[k].w.size() != 8)))
+          ok = false;
       }
+      // Word-sliced: one block per 32-bit lane (16 in zmm, 8 in ymm).
+      const unsigned slices = ok && !x4 ? (unsigned)in[0].w.size() : 16;
       o.what = std::string(x4 ? "rows " + rows[0] + ".." + rows.back() +
                                     (nstates == 1 ? std::string(" (4 blocks per zmm)")
                                                   : " (" + std::to_string(nstates) + " states of 4 blocks per zmm)")
-                              : "words x0..x15 (16 blocks word-sliced)") +
+                              : "words x0..x15 (" + std::to_string(slices) + " blocks word-sliced in " +
+                                    (slices == 16 ? "zmm" : "ymm") + ")") +
                ": " + std::to_string(ndr) + " double round(s) = RFC 8439 column + diagonal quarter rounds, in " +
                fn.name;
       if (!ok) {
@@ -417,7 +451,7 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
         fprintf(stderr, "chacha %s:%u evaluated in %.0f ms\n", fn.name.c_str(), lp->loc.line, msSince(t0));
       std::vector<z3::expr> eqs;
       std::vector<std::pair<std::string, z3::expr>> shown;
-      unsigned blocks = x4 ? 4 * (unsigned)nstates : 16;
+      unsigned blocks = x4 ? 4 * (unsigned)nstates : slices;
       for (unsigned b = 0; b < blocks; ++b) {
         std::vector<z3::expr> s, got;
         for (unsigned j = 0; j < 16; ++j) {
@@ -712,7 +746,9 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
     // with IFMA or 64x64->128, or whose role (contract, else the ABI name) produces a tag.
     bool poly = false, fin = false;
     for (int fi : reachable(f, kernel))
-      poly = poly || countIntrinsic(*f.funcs[(size_t)fi].body, "_mm512_madd52lo_epu64") > 0 ||
+      poly = poly ||
+             countIntrinsic(*f.funcs[(size_t)fi].body, "_mm512_madd52lo_epu64") +
+                     countIntrinsic(*f.funcs[(size_t)fi].body, "_mm256_madd52lo_epu64") > 0 ||
              countMul128(*f.funcs[(size_t)fi].body) > 0;
     poly = poly || producesTag(kernel);
     for (const auto &o : kr.obligations) fin = fin || o.kind == "final-reduction";

@@ -23,7 +23,7 @@ std::vector<std::string> trustBase() {
       "counter and pointer value the parameter types allow (no caller contract is assumed for the "
       "bounds)",
       "the Poly1305 helpers' value proofs cover fixed ranges (loader n <= 128, 1..8 blocks, short-MAC "
-      "na + nc <= 7); that their callers stay inside, and pass lengths, padding mode and buffers in the "
+      "na + nc <= 7; with 4 lanes n <= 64, 1..4 blocks, na + nc <= 3); that their callers stay inside, and pass lengths, padding mode and buffers in the "
       "right order, is tested (RFC 8439, BoringSSL, OpenSSL differential), not proved",
       "memory outside the kernel's own local arrays is arbitrary on every read (loads are unbounded)",
       "`// chapoly-invariant:` comments are assumptions at loop heads only after they are proved on "

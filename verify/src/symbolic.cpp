@@ -513,6 +513,49 @@ struct SymEval::Impl {
     return done.ret;
   }
 
+  // ---- rotation idioms, rewritten to the rotation they compute (exact identities) ----
+  // Without a vprold, a 32-bit rotation is written (x << k) | (x >> (32 - k)) or as a byte shuffle
+  // (k = 8, 16, 24). Both are rewritten to x.rotate_left(k), the term the RFC reference uses, so a
+  // round proof compares like terms; anything else is left as computed (and then must be proved
+  // equal, or is refuted on random states).
+  static bool shiftBy(const z3::expr &e, Z3_decl_kind k, uint64_t &by) {
+    if (!e.is_app() || e.decl().decl_kind() != k || e.num_args() != 2 || !e.arg(1).is_numeral()) return false;
+    by = e.arg(1).get_numeral_uint64();
+    return true;
+  }
+  static z3::expr orRotate(const z3::expr &x, const z3::expr &y) {
+    if (x.get_sort().is_bv() && x.get_sort().bv_size() == 32) {
+      uint64_t l = 0, r = 0;
+      for (int swap = 0; swap < 2; ++swap) {
+        const z3::expr &a = swap ? y : x, &b = swap ? x : y;
+        if (shiftBy(a, Z3_OP_BSHL, l) && shiftBy(b, Z3_OP_BLSHR, r) && l > 0 && l < 32 && l + r == 32 &&
+            z3::eq(a.arg(0), b.arg(0)))
+          return a.arg(0).rotate_left((unsigned)l);
+      }
+    }
+    return x | y;
+  }
+  // Four bytes ls[i..i+3] that are bytes (j + t) mod 4 of one 32-bit term s: s rotated right by 8t.
+  z3::expr bytesRotate(const std::vector<z3::expr> &ls, size_t i, const z3::expr &whole) {
+    int t = -1;
+    z3::expr src = whole;
+    for (unsigned j = 0; j < 4; ++j) {
+      const z3::expr &b = ls[i + j];
+      if (!b.is_app() || b.decl().decl_kind() != Z3_OP_EXTRACT || b.arg(0).get_sort().bv_size() != 32) return whole;
+      unsigned hi = (unsigned)Z3_get_decl_int_parameter(c, b.decl(), 0);
+      unsigned lo = (unsigned)Z3_get_decl_int_parameter(c, b.decl(), 1);
+      if (hi != lo + 7 || lo % 8) return whole;
+      int tj = (int)((lo / 8 + 4 - j) % 4);
+      if (j == 0) {
+        t = tj;
+        src = b.arg(0);
+      } else if (tj != t || !z3::eq(b.arg(0), src)) {
+        return whole;
+      }
+    }
+    return t == 0 ? src : src.rotate_left((unsigned)(32 - 8 * t));
+  }
+
   // ---- intrinsics ----
   z3::expr lane(const SVal &v, unsigned lb, unsigned i) {
     if (v.k == SVal::Int) {
@@ -549,6 +592,7 @@ struct SymEval::Impl {
       for (size_t i = 0; i < ls.size(); i += per) {
         z3::expr v = ls[i];
         for (unsigned j = 1; j < per; ++j) v = z3::concat(ls[i + j], v);
+        if (lb == 8) v = bytesRotate(ls, i, v);
         r.w.push_back(v);
       }
     }
@@ -598,7 +642,8 @@ struct SymEval::Impl {
       for (auto &a : e.args) ax.push_back(a.get());
     std::vector<SVal> a;
     for (const Expr *x : ax) a.push_back(eval(*x));
-    const std::string &n = in->name;
+    // 256-bit forms share the 512-bit rules; the lane counts come from the result width.
+    const std::string n = ruleName(in->name);
     unsigned rb = in->resultBits;
     auto imm = [&](size_t i) -> uint64_t {
       Bits b;
@@ -621,13 +666,13 @@ struct SymEval::Impl {
     if (n == "_mm512_and_si512" || n == "_mm512_and_epi64")
       return map2(32, [](z3::expr x, z3::expr y) { return x & y; });
     if (n == "_mm512_or_si512" || n == "_mm512_or_epi64")
-      return map2(32, [](z3::expr x, z3::expr y) { return x | y; });
+      return map2(32, [](z3::expr x, z3::expr y) { return orRotate(x, y); });
     if (n == "_mm512_andnot_si512") return map2(32, [](z3::expr x, z3::expr y) { return ~x & y; });
     if (n == "_mm512_rol_epi32" || n == "_mm512_ror_epi32") {
       unsigned k = (unsigned)(imm(1) & 31);
       if (n == "_mm512_ror_epi32") k = (32 - k) & 31;
       std::vector<z3::expr> ls;
-      for (unsigned i = 0; i < 16; ++i) ls.push_back(k ? lane(a[0], 32, i).rotate_left(k) : lane(a[0], 32, i));
+      for (unsigned i = 0; i < nl(32); ++i) ls.push_back(k ? lane(a[0], 32, i).rotate_left(k) : lane(a[0], 32, i));
       return fromLanes(rb, 32, ls);
     }
     if (n == "_mm512_slli_epi64" || n == "_mm512_srli_epi64" || n == "_mm512_slli_epi32" || n == "_mm512_srli_epi32") {
@@ -644,7 +689,7 @@ struct SymEval::Impl {
     if (n == "_mm512_madd52lo_epu64" || n == "_mm512_madd52hi_epu64") {
       bool lo = n == "_mm512_madd52lo_epu64";
       std::vector<z3::expr> ls;
-      for (unsigned i = 0; i < 8; ++i) {
+      for (unsigned i = 0; i < nl(64); ++i) {
         z3::expr x = z3::zext(lane(a[1], 64, i).extract(51, 0), 52), y = z3::zext(lane(a[2], 64, i).extract(51, 0), 52);
         z3::expr p = x * y;
         z3::expr part = lo ? z3::zext(p.extract(51, 0), 12) : z3::zext(p.extract(103, 52), 12);
@@ -652,6 +697,7 @@ struct SymEval::Impl {
       }
       return fromLanes(rb, 64, ls);
     }
+    if (n == "_mm256_zeroupper") return SVal{};  // no value; clears no state the evaluator models
     if (n == "_mm512_mul_epu32") {
       return map2(64, [&](z3::expr x, z3::expr y) { return z3::zext(x.extract(31, 0), 32) * z3::zext(y.extract(31, 0), 32); });
     }
@@ -663,7 +709,7 @@ struct SymEval::Impl {
     if (n == "_mm512_ternarylogic_epi64" || n == "_mm512_ternarylogic_epi32") {
       uint64_t t = imm(3) & 0xff;
       std::vector<z3::expr> ls;
-      for (unsigned i = 0; i < 16; ++i) {
+      for (unsigned i = 0; i < nl(32); ++i) {
         z3::expr x = lane(a[0], 32, i), y = lane(a[1], 32, i), z = lane(a[2], 32, i);
         z3::expr r = bv(0, 32);
         for (unsigned m = 0; m < 8; ++m)
@@ -776,10 +822,11 @@ struct SymEval::Impl {
   }
 
   SVal memoryOp(const Intrinsic &in, const std::vector<SVal> &a, const Expr &e) {
-    int pi = -1, ki = -1, di = -1;
+    int pi = -1, ki = -1, di = -1, ci = -1;
     for (size_t i = 0; i < a.size(); ++i) {
       if (in.roles[i] == Role::Ptr) pi = (int)i;
       else if (in.roles[i] == Role::Mask) ki = (int)i;
+      else if (in.roles[i] == Role::Ctrl) ki = ci = (int)i;  // vmaskmov: bit 31 of each dword
       else di = (int)i;
     }
     unsigned bytes = in.resultBits / 8;
@@ -787,6 +834,7 @@ struct SymEval::Impl {
     if (isLocalArray(p)) fail(e.loc, "vector access to a local array is not supported symbolically");
     auto maskBit = [&](unsigned i) -> z3::expr {
       const SVal &k = a[(size_t)ki];
+      if (ci >= 0) return lane(k, 32, i / 4).extract(31, 31) == bv(1, 1);
       unsigned lbits = in.laneBits;  // one mask bit per lane of laneBits
       unsigned bit = i * 8 / lbits;
       return k.w[0].extract(bit, bit) == bv(1, 1);
