@@ -390,11 +390,28 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
         const Var &v = f.vars[(size_t)p];
         if (v.isRef && v.ty.kind == Type::Vec && v.ty.bits == 512) rows.push_back(v.name);
       }
-      // Row layout: 4 row references per state (a, b, c, d), one or more independent states whose
+      // Without row references: local row vectors a<s>, b<s>, c<s>, d<s> of this function (one
+      // set s per state, e.g. two blocks per ymm, one per 128-bit lane).
+      if (rows.empty()) {
+        auto local = [&](const std::string &n) {
+          for (const Var &v : f.vars)
+            if (v.name == n && !v.isParam && !v.isGlobal && v.ty.kind == Type::Vec && (v.ty.bits == 256 || v.ty.bits == 512) &&
+                v.loc.line > fn.loc.line && v.loc.line < fn.endLoc.line)
+              return true;
+          return false;
+        };
+        for (int st = 0; st < 16; ++st) {
+          std::string k = std::to_string(st);
+          if (!(local("a" + k) && local("b" + k) && local("c" + k) && local("d" + k))) break;
+          for (const char *r : {"a", "b", "c", "d"}) rows.push_back(r + k);
+        }
+      }
+      // Row layout: 4 row vectors per state (a, b, c, d), one or more independent states whose
       // rounds are issued side by side; 8 rotations per state and double round.
       const size_t nstates = rows.size() / 4;
       bool x4 = nstates >= 1 && rows.size() % 4 == 0 && rols % (8 * (int)nstates) == 0 &&
-                countIntrinsic(*lp->then, "_mm512_shuffle_epi32") > 0;
+                (countIntrinsic(*lp->then, "_mm512_shuffle_epi32") > 0 ||
+                 countIntrinsic(*lp->then, "_mm256_shuffle_epi32") > 0);
       bool x16 = !x4 && rols % 32 == 0;
       auto t0 = Clock::now();
       Obligation &o = addObl(kr, f, "chacha-round", lp->loc, "", "_mm512_rol_epi32");
@@ -429,15 +446,19 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
         std::string n = x4 ? rows[k] : "x" + std::to_string(k);
         if (!ev.input(n, in[k]) && !ev.firstValue(n, in[k])) ok = false;
         if (!ev.value(n, out[k])) ok = false;
-        if (ok && (in[k].k != SVal::Vec || out[k].k != SVal::Vec || in[k].w.size() != (x4 ? 16u : in[0].w.size()) ||
+        if (ok && (in[k].k != SVal::Vec || out[k].k != SVal::Vec || in[k].w.size() != in[0].w.size() ||
                    out[k].w.size() != in[k].w.size() || (in[k].w.size() != 16 && in[k].w.size() != 8)))
           ok = false;
       }
-      // Word-sliced: one block per 32-bit lane (16 in zmm, 8 in ymm).
+      // Word-sliced: one block per 32-bit lane (16 in zmm, 8 in ymm). Rows: one block per 128-bit
+      // lane (4 in zmm, 2 in ymm).
       const unsigned slices = ok && !x4 ? (unsigned)in[0].w.size() : 16;
+      const unsigned perRow = ok && x4 ? (unsigned)in[0].w.size() / 4 : 4;
+      const std::string reg = perRow == 4 ? "zmm" : "ymm";
       o.what = std::string(x4 ? "rows " + rows[0] + ".." + rows.back() +
-                                    (nstates == 1 ? std::string(" (4 blocks per zmm)")
-                                                  : " (" + std::to_string(nstates) + " states of 4 blocks per zmm)")
+                                    (nstates == 1 ? " (" + std::to_string(perRow) + " blocks per " + reg + ")"
+                                                  : " (" + std::to_string(nstates) + " states of " + std::to_string(perRow) +
+                                                        " blocks per " + reg + ")")
                               : "words x0..x15 (" + std::to_string(slices) + " blocks word-sliced in " +
                                     (slices == 16 ? "zmm" : "ymm") + ")") +
                ": " + std::to_string(ndr) + " double round(s) = RFC 8439 column + diagonal quarter rounds, in " +
@@ -451,14 +472,14 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
         fprintf(stderr, "chacha %s:%u evaluated in %.0f ms\n", fn.name.c_str(), lp->loc.line, msSince(t0));
       std::vector<z3::expr> eqs;
       std::vector<std::pair<std::string, z3::expr>> shown;
-      unsigned blocks = x4 ? 4 * (unsigned)nstates : slices;
+      unsigned blocks = x4 ? perRow * (unsigned)nstates : slices;
       for (unsigned b = 0; b < blocks; ++b) {
         std::vector<z3::expr> s, got;
         for (unsigned j = 0; j < 16; ++j) {
           if (x4) {
-            // block b: state b/4, 128-bit lane b%4; row j/4 of that state holds words j.
-            s.push_back(in[4 * (b / 4) + j / 4].w[4 * (b % 4) + j % 4]);
-            got.push_back(out[4 * (b / 4) + j / 4].w[4 * (b % 4) + j % 4]);
+            // block b: state b/perRow, 128-bit lane b%perRow; row j/4 of that state holds words j.
+            s.push_back(in[4 * (b / perRow) + j / 4].w[4 * (b % perRow) + j % 4]);
+            got.push_back(out[4 * (b / perRow) + j / 4].w[4 * (b % perRow) + j % 4]);
           } else {
             s.push_back(in[j].w[b]);
             got.push_back(out[j].w[b]);
