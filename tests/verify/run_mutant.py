@@ -107,7 +107,8 @@ def main():
     out = os.path.join(a.work, f"mutant_{rule['id']}_{os.path.basename(src)}")
     with open(out, "w") as f:
         f.write(mutant)
-    cmd = [a.verifier, "--quiet", out, "--", *flags, "-I" + os.path.dirname(src)]
+    # A rule's `flags` (a list) are added to the compile flags: e.g. the ISA flags of its file.
+    cmd = [a.verifier, "--quiet", out, "--", *flags, *rule.get("flags", []), "-I" + os.path.dirname(src)]
     if rule["kernel"]:
         cmd[1:1] = ["--kernel", rule["kernel"]]
     p = subprocess.run(cmd, capture_output=True, text=True)

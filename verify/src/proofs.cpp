@@ -390,11 +390,28 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
         const Var &v = f.vars[(size_t)p];
         if (v.isRef && v.ty.kind == Type::Vec && v.ty.bits == 512) rows.push_back(v.name);
       }
-      // Row layout: 4 row references per state (a, b, c, d), one or more independent states whose
+      // Without row references: local row vectors a<s>, b<s>, c<s>, d<s> of this function (one
+      // set s per state, e.g. two blocks per ymm, one per 128-bit lane).
+      if (rows.empty()) {
+        auto local = [&](const std::string &n) {
+          for (const Var &v : f.vars)
+            if (v.name == n && !v.isParam && !v.isGlobal && v.ty.kind == Type::Vec && (v.ty.bits == 256 || v.ty.bits == 512) &&
+                v.loc.line > fn.loc.line && v.loc.line < fn.endLoc.line)
+              return true;
+          return false;
+        };
+        for (int st = 0; st < 16; ++st) {
+          std::string k = std::to_string(st);
+          if (!(local("a" + k) && local("b" + k) && local("c" + k) && local("d" + k))) break;
+          for (const char *r : {"a", "b", "c", "d"}) rows.push_back(r + k);
+        }
+      }
+      // Row layout: 4 row vectors per state (a, b, c, d), one or more independent states whose
       // rounds are issued side by side; 8 rotations per state and double round.
       const size_t nstates = rows.size() / 4;
       bool x4 = nstates >= 1 && rows.size() % 4 == 0 && rols % (8 * (int)nstates) == 0 &&
-                countIntrinsic(*lp->then, "_mm512_shuffle_epi32") > 0;
+                (countIntrinsic(*lp->then, "_mm512_shuffle_epi32") > 0 ||
+                 countIntrinsic(*lp->then, "_mm256_shuffle_epi32") > 0);
       bool x16 = !x4 && rols % 32 == 0;
       auto t0 = Clock::now();
       Obligation &o = addObl(kr, f, "chacha-round", lp->loc, "", "_mm512_rol_epi32");
@@ -429,15 +446,19 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
         std::string n = x4 ? rows[k] : "x" + std::to_string(k);
         if (!ev.input(n, in[k]) && !ev.firstValue(n, in[k])) ok = false;
         if (!ev.value(n, out[k])) ok = false;
-        if (ok && (in[k].k != SVal::Vec || out[k].k != SVal::Vec || in[k].w.size() != (x4 ? 16u : in[0].w.size()) ||
+        if (ok && (in[k].k != SVal::Vec || out[k].k != SVal::Vec || in[k].w.size() != in[0].w.size() ||
                    out[k].w.size() != in[k].w.size() || (in[k].w.size() != 16 && in[k].w.size() != 8)))
           ok = false;
       }
-      // Word-sliced: one block per 32-bit lane (16 in zmm, 8 in ymm).
+      // Word-sliced: one block per 32-bit lane (16 in zmm, 8 in ymm). Rows: one block per 128-bit
+      // lane (4 in zmm, 2 in ymm).
       const unsigned slices = ok && !x4 ? (unsigned)in[0].w.size() : 16;
+      const unsigned perRow = ok && x4 ? (unsigned)in[0].w.size() / 4 : 4;
+      const std::string reg = perRow == 4 ? "zmm" : "ymm";
       o.what = std::string(x4 ? "rows " + rows[0] + ".." + rows.back() +
-                                    (nstates == 1 ? std::string(" (4 blocks per zmm)")
-                                                  : " (" + std::to_string(nstates) + " states of 4 blocks per zmm)")
+                                    (nstates == 1 ? " (" + std::to_string(perRow) + " blocks per " + reg + ")"
+                                                  : " (" + std::to_string(nstates) + " states of " + std::to_string(perRow) +
+                                                        " blocks per " + reg + ")")
                               : "words x0..x15 (" + std::to_string(slices) + " blocks word-sliced in " +
                                     (slices == 16 ? "zmm" : "ymm") + ")") +
                ": " + std::to_string(ndr) + " double round(s) = RFC 8439 column + diagonal quarter rounds, in " +
@@ -451,14 +472,14 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
         fprintf(stderr, "chacha %s:%u evaluated in %.0f ms\n", fn.name.c_str(), lp->loc.line, msSince(t0));
       std::vector<z3::expr> eqs;
       std::vector<std::pair<std::string, z3::expr>> shown;
-      unsigned blocks = x4 ? 4 * (unsigned)nstates : slices;
+      unsigned blocks = x4 ? perRow * (unsigned)nstates : slices;
       for (unsigned b = 0; b < blocks; ++b) {
         std::vector<z3::expr> s, got;
         for (unsigned j = 0; j < 16; ++j) {
           if (x4) {
-            // block b: state b/4, 128-bit lane b%4; row j/4 of that state holds words j.
-            s.push_back(in[4 * (b / 4) + j / 4].w[4 * (b % 4) + j % 4]);
-            got.push_back(out[4 * (b / 4) + j / 4].w[4 * (b % 4) + j % 4]);
+            // block b: state b/perRow, 128-bit lane b%perRow; row j/4 of that state holds words j.
+            s.push_back(in[4 * (b / perRow) + j / 4].w[4 * (b % perRow) + j % 4]);
+            got.push_back(out[4 * (b / perRow) + j / 4].w[4 * (b % perRow) + j % 4]);
           } else {
             s.push_back(in[j].w[b]);
             got.push_back(out[j].w[b]);
@@ -490,6 +511,143 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
 }  // namespace
 
 unsigned prover32Timeout() { return 10000; }
+
+// A string field of a contract's JSON text ("" when absent); the Contract struct does not keep
+// the chacha20.block fields "in" and "xor".
+static std::string contractField(const std::string &json, const std::string &key) {
+  size_t k = json.find("\"" + key + "\"");
+  if (k == std::string::npos) return "";
+  size_t colon = json.find(':', k);
+  if (colon == std::string::npos) return "";
+  size_t v = json.find_first_not_of(" \t", colon + 1);
+  if (v == std::string::npos) return "";
+  if (json[v] == '"') {
+    size_t e = json.find('"', v + 1);
+    return e == std::string::npos ? "" : json.substr(v + 1, e - v - 1);
+  }
+  size_t e = json.find_first_of(",}", v);
+  return json.substr(v, e == std::string::npos ? std::string::npos : e - v);
+}
+
+// The vector form of a `chacha20.block` helper: the input state is held in vectors, either
+// word-sliced (j0..j15, word k of block b in 32-bit lane b of jk) or one block per 128-bit lane
+// (rows ja, jb, jc and jd0, jd1, ..., block 2s + l in 128-bit lane l of row set s). After the
+// bit-exact evaluation of the whole function (rounds unrolled; the evaluator rewrites the
+// rotation idioms to rotate_left, the form rfcDoubleRound uses):
+//  1. every state word of every block is proved equal to RFC 8439 2.3's (counter + block);
+//  2. the RFC 20-round output words R[b][j] of the code's state words are built; the same terms
+//     occur in the code's output when its rounds are RFC 8439's quarter rounds as terms;
+//  3. each R[b][j] is replaced by a fresh 32-bit variable in the code's output bytes, and the
+//     solver proves, for all values of those variables (hence for the RFC values), that each byte
+//     is byte k of R[b][j] + state[b][j] (XOR in[64b + 4j + k] for an xor contract). Rounds that
+//     are not RFC terms leave round structure behind, which the solver cannot prove in time: a
+//     failure, never a pass.
+static void proveChachaBlockVec(z3::context &c, SymEval &ev, const Function &fn, unsigned blocks,
+                                const std::vector<z3::expr> &rfcState, const z3::expr &ctr,
+                                std::vector<std::pair<std::string, z3::expr>> &shown, Obligation &o) {
+  bool xorIn = contractField(fn.contract, "xor") == "true";
+  std::string inP = contractField(fn.contract, "in"), outP = contractField(fn.contract, "out");
+  if (outP.empty()) outP = "out";
+  if (xorIn && inP.empty()) inP = "in";
+  if (xorIn) o.what = std::to_string(blocks) + " block(s) XOR " + inP + " = RFC 8439 2.3 keystream (20 rounds, feed-forward, little-endian) for counter..counter+" + std::to_string(blocks - 1) + ", in " + fn.name;
+  // 1. The state words, by layout.
+  std::vector<std::vector<z3::expr>> st(blocks);
+  SVal v;
+  std::string layout;
+  if (ev.firstValue("j0", v) && v.k == SVal::Vec) {
+    layout = "word-sliced";
+    for (unsigned j = 0; j < 16; ++j) {
+      if (!ev.firstValue("j" + std::to_string(j), v) || v.k != SVal::Vec || v.w.size() < blocks) {
+        o.res = Res::FAILED;
+        o.cex = "the input state vectors j0..j15 of " + fn.name + " are not all vectors of " + std::to_string(blocks) + " 32-bit lanes";
+        return;
+      }
+      for (unsigned b = 0; b < blocks; ++b) st[b].push_back(v.w[b]);
+    }
+  } else {
+    layout = "one block per 128-bit lane";
+    SVal rows[3];
+    const char *rn[3] = {"ja", "jb", "jc"};
+    unsigned per = 0;
+    for (int r = 0; r < 3; ++r)
+      if (!ev.firstValue(rn[r], rows[r]) || rows[r].k != SVal::Vec || rows[r].w.size() % 4 || (per && rows[r].w.size() / 4 != per)) {
+        o.res = Res::FAILED;
+        o.cex = "the input state rows ja, jb, jc of " + fn.name + " are not vectors of whole 128-bit lanes";
+        return;
+      } else {
+        per = (unsigned)rows[r].w.size() / 4;
+      }
+    for (unsigned b = 0; b < blocks; ++b) {
+      SVal d;
+      if (!ev.firstValue("jd" + std::to_string(b / per), d) || d.k != SVal::Vec || d.w.size() != 4 * per) {
+        o.res = Res::FAILED;
+        o.cex = "the input state row jd" + std::to_string(b / per) + " of " + fn.name + " is missing or not a vector of " + std::to_string(per) + " 128-bit lanes";
+        return;
+      }
+      unsigned l = b % per;
+      for (unsigned j = 0; j < 16; ++j) st[b].push_back(j < 12 ? rows[j / 4].w[4 * l + j % 4] : d.w[4 * l + j % 4]);
+    }
+  }
+  std::string cex;
+  for (unsigned b = 0; b < blocks; ++b)
+    for (unsigned j = 0; j < 16; ++j) {
+      z3::expr want = j == 12 ? ctr + c.bv_val(b, 32) : rfcState[j];
+      Res r = prove(c, {}, st[b][j] == want, prover32Timeout(), shown, cex);
+      if (r != Res::OK) {
+        o.res = Res::FAILED;
+        o.cex = "state word " + std::to_string(j) + " of block " + std::to_string(b) + " (" + layout + ") is not RFC 8439's: " + cex;
+        return;
+      }
+    }
+  std::vector<z3::expr> out;
+  if (!ev.written(outP, (int)(64 * blocks), out)) {
+    o.res = Res::FAILED;
+    o.cex = fn.name + " does not write all " + std::to_string(64 * blocks) + " bytes of " + outP + " at constant offsets";
+    return;
+  }
+  // 2./3. RFC round outputs, abstracted by fresh variables in the code's output bytes.
+  z3::expr_vector from(c), to(c);
+  std::vector<std::vector<z3::expr>> X(blocks);
+  for (unsigned b = 0; b < blocks; ++b) {
+    std::vector<z3::expr> x = st[b];
+    for (int r = 0; r < 10; ++r) rfcDoubleRound(x);
+    for (unsigned j = 0; j < 16; ++j) {
+      X[b].push_back(c.bv_const(("R" + std::to_string(b) + "_" + std::to_string(j)).c_str(), 32));
+      from.push_back(x[j]);
+      to.push_back(X[b][j]);
+    }
+  }
+  auto inByte = [&](unsigned i) { return c.bv_const((inP + "[" + std::to_string(i) + "]").c_str(), 8); };
+  std::vector<z3::expr> eqs;
+  unsigned leftover = 0;
+  for (unsigned b = 0; b < blocks; ++b)
+    for (unsigned j = 0; j < 16; ++j) {
+      z3::expr w = X[b][j] + st[b][j];
+      for (unsigned k = 0; k < 4; ++k) {
+        unsigned i = 64 * b + 4 * j + k;
+        z3::expr want = w.extract(8 * k + 7, 8 * k);
+        if (xorIn) want = want ^ inByte(i);
+        z3::expr got = out[i].substitute(from, to);
+        eqs.push_back(got == want);
+      }
+    }
+  (void)leftover;
+  if (randomRefute(c, eqs, shown, cex)) {
+    o.res = Res::FAILED;
+    o.cex = cex;
+    return;
+  }
+  z3::expr all = c.bool_val(true);
+  for (auto &e : eqs) all = all && e;
+  Res r = prove(c, {}, all, 60000, shown, cex);
+  if (r != Res::OK) {
+    o.res = Res::FAILED;
+    o.cex = "the output bytes are not RFC 8439's serialisation of the RFC round outputs plus the input state" +
+            std::string(xorIn ? " XOR " + inP : "") + " (" + (cex.empty() ? "not proved in time: the rounds are not RFC 8439 2.1's quarter rounds as terms" : cex) + ")";
+    return;
+  }
+  o.note = std::string("state words (") + layout + ") proved equal to RFC 8439's; the code's rounds are the RFC rounds as terms; every output byte proved equal to the serialised feed-forward" + (xorIn ? " XOR the input" : "");
+}
 
 // A scalar `chacha20.block` helper f(out, key, nonce, counter): evaluated bit-exactly on symbolic
 // key, nonce and counter, the 64 * blocks bytes written to out must be RFC 8439 2.3's blocks for
@@ -547,6 +705,14 @@ void proveChachaBlock(const File &f, const Function &fn, const Contract &ct, con
   for (int i = 0; i < 8; ++i) rfcState.push_back(word(keyP, i));
   rfcState.push_back(ctr);
   for (int i = 0; i < 3; ++i) rfcState.push_back(word(nonceP, i));
+  {
+    SVal probe;
+    if ((ev.firstValue("j0", probe) && probe.k == SVal::Vec) || ev.firstValue("ja", probe)) {
+      proveChachaBlockVec(c, ev, fn, blocks, rfcState, ctr, shown, o);
+      o.ms = msSince(t0);
+      return;
+    }
+  }
   std::vector<z3::expr> st;
   std::string cex;
   for (int j = 0; j < 16 && o.res == Res::OK; ++j) {

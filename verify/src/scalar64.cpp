@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <tuple>
 
 #include "contracts.h"
 
@@ -491,7 +492,15 @@ struct Eval {
         return e.name.rfind("post", 0) == 0 ? cur : v;
       }
       case Expr::Call: return call(e);
-      case Expr::Intrin: fail(e.loc, "intrinsic '" + e.name + "' in the scalar dialect");
+      case Expr::Intrin:
+        // Vector work (a stitched keystream helper's rounds, proved by its chacha-block
+        // obligation): vector values are unknown here, and a store forgets all memory.
+        if (e.ty.kind == Type::Vec) return V{};
+        if (e.ty.kind == Type::Void && e.name.find("store") != std::string::npos) {
+          havocMemory();
+          return V{};
+        }
+        fail(e.loc, "intrinsic '" + e.name + "' in the scalar dialect");
       case Expr::InitList: fail(e.loc, "initialiser list outside a declaration");
     }
     fail(e.loc, "unsupported expression");
@@ -634,7 +643,9 @@ struct Eval {
     if (e.fn < 0) fail(e.loc, "call of an unknown function");
     const Function &fn = F.funcs[(size_t)e.fn];
     Contract ct = contractOf(fn);
-    if (ct.present && ct.role.rfind("chacha20.", 0) == 0) {
+    // A keystream helper with a stitched Poly1305 part ("mac" in its contract) is evaluated like any
+    // other call, so the block steps it performs are part of the caller's block-step proof.
+    if (ct.present && ct.role.rfind("chacha20.", 0) == 0 && fn.contract.find("\"mac\":{") == std::string::npos) {
       // Keystream: proved on its own (chacha20.block); here only its effects are forgotten.
       for (size_t i = 0; i < fn.params.size() && i < e.args.size(); ++i)
         if (F.vars[(size_t)fn.params[i]].isRef) {
@@ -1192,7 +1203,7 @@ struct Eval {
     claims.push_back(cl);
   }
 
-  int varByName(const std::string &n) {
+  int varByName(const std::string &n, unsigned at = 0) {
     // The innermost visible variable of that name (the current frame's, else a global).
     const Function *fn = frames.back().fn;
     std::set<int> inFn;
@@ -1205,9 +1216,23 @@ struct Eval {
     };
     st(*fn->body);
     for (int p : fn->params) inFn.insert(p);
-    for (int v : inFn)
-      if (F.vars[(size_t)v].name == n) return v;
-    return -1;
+    // Several declarations of the name (one per branch): the one declared last before the
+    // statement being proved (`at`), among those that hold a value in this frame.
+    int best = -1;
+    for (int v : inFn) {
+      const Var &x = F.vars[(size_t)v];
+      if (x.name != n) continue;
+      if (best < 0) {
+        best = v;
+        continue;
+      }
+      bool vs = slots.count(key(v)) > 0, bs = slots.count(key(best)) > 0;
+      bool vBefore = !at || x.loc.line <= at, bBefore = !at || F.vars[(size_t)best].loc.line <= at;
+      if (std::make_tuple(vs, vBefore, vBefore ? x.loc.line : 0u) >
+          std::make_tuple(bs, bBefore, bBefore ? F.vars[(size_t)best].loc.line : 0u))
+        best = v;
+    }
+    return best;
   }
 
   void blockStep(const Stmt &s, const Contract &ct, const std::set<int> &vars, const std::map<int, Invariant> &inv) {
@@ -1222,7 +1247,7 @@ struct Eval {
       cl.cex = why;
       claims.push_back(cl);
     };
-    int acc[3], keyv[2], msg = varByName(ct.msg), pad = ct.pad.empty() ? -1 : varByName(ct.pad);
+    int acc[3], keyv[2], msg = varByName(ct.msg, s.loc.line), pad = ct.pad.empty() ? -1 : varByName(ct.pad, s.loc.line);
     for (int i = 0; i < 3; ++i) acc[i] = varByName(ct.acc[(size_t)i]);
     for (int i = 0; i < 2; ++i) keyv[i] = varByName(ct.key[(size_t)i]);
     for (int i = 0; i < 3; ++i)
@@ -1283,6 +1308,11 @@ struct Eval {
     for (auto &r : rd)
       if (r.region == m0.region) mr.push_back(r);
     if (mr.empty()) {
+      if (getenv("CHAPOLY_VERIFY_TRACE")) {
+        fprintf(stderr, "block-step: message %s region %s; reads:", ct.msg.c_str(), m0.region.c_str());
+        for (auto &r : rd) fprintf(stderr, " %s", r.region.c_str());
+        fprintf(stderr, "\n");
+      }
       slots = saved, mem = savedMem;
       return bad("the loop body reads no byte of " + ct.msg);
     }
