@@ -804,6 +804,53 @@ int countMul128(const Stmt &s) {
   return n;
 }
 
+// Calls of helpers whose contract role is poly1305.blocks (the block step) in an expression tree.
+int countBlockCallsE(const File &f, const Expr &e) {
+  int n = 0;
+  if (e.kind == Expr::Call && e.fn >= 0 && contractOf(f.funcs[(size_t)e.fn]).role == "poly1305.blocks") n = 1;
+  for (const auto &a : e.args)
+    if (a) n += countBlockCallsE(f, *a);
+  return n;
+}
+int countBlockCalls(const File &f, const Stmt &s) {
+  int n = 0;
+  if (s.e) n += countBlockCallsE(f, *s.e);
+  if (s.inc) n += countBlockCallsE(f, *s.inc);
+  for (const StmtP *c : {&s.init, &s.then, &s.els})
+    if (*c) n += countBlockCalls(f, **c);
+  for (const auto &b : s.body)
+    if (b) n += countBlockCalls(f, *b);
+  return n;
+}
+
+// Block-step calls inside loops of `body` that no poly1305.blocks loop contract covers: a loop
+// that absorbs blocks through the proved block-step helper still needs its own contract, or the
+// verifier would not check which blocks it reads and how far it moves (deleting the contract line
+// must not switch the loop's proof off).
+int uncoveredLoopBlockCalls(const File &f, const Stmt &body) {
+  std::vector<const Stmt *> loops;
+  loopsIn(body, loops);
+  int inLoops = 0, covered = 0;
+  for (const Stmt *lp : loops) {
+    if (contractOf(*lp).role == "poly1305.blocks") covered += countBlockCalls(f, *lp);
+  }
+  // Count each call once, in its outermost loop.
+  std::vector<const Stmt *> outer;
+  for (const Stmt *lp : loops) {
+    bool nested = false;
+    for (const Stmt *o : loops) {
+      if (o == lp) continue;
+      std::vector<const Stmt *> inner;
+      loopsIn(*o, inner);
+      for (const Stmt *i : inner)
+        if (i == lp && o != lp) nested = true;
+    }
+    if (!nested) outer.push_back(lp);
+  }
+  for (const Stmt *lp : outer) inLoops += countBlockCalls(f, *lp);
+  return inLoops > covered ? inLoops - covered : 0;
+}
+
 // A kernel whose job ends in a Poly1305 tag: by its contract role, else by its ABI name
 // (chapoly_k_<target>_seal / _open / _poly1305, emitted/README.md).
 bool producesTag(const Function &k) {
@@ -861,7 +908,11 @@ void closedWorld(const File &f, const Function &kernel, const BoundsOptions &opt
       }
       continue;
     }
-    if (muls > covered) {
+    if (int u = uncoveredLoopBlockCalls(f, *fn.body); u > 0) {
+      o.res = Res::FAILED;
+      o.cex = std::to_string(u) + " block-step call(s) in a loop of " + fn.name +
+              " without a poly1305.blocks loop contract (closed world)";
+    } else if (muls > covered) {
       o.res = Res::FAILED;
       o.cex = std::to_string(muls - covered) + " 64x64->128 multiply(ies) in " + fn.name +
               " with no chapoly-contract covering them (closed world)";
@@ -886,6 +937,16 @@ void closedWorld(const File &f, const Function &kernel, const BoundsOptions &opt
       o.res = Res::FAILED;
       o.cex = std::to_string(muls - covered) + " 64x64->128 multiply(ies) in " + kernel.name +
               " outside a poly1305.blocks loop contract";
+    }
+  }
+  if (int u = uncoveredLoopBlockCalls(f, *kernel.body); u > 0) {
+    Obligation &o = addObl(kr, f, "closed-world", kernel.loc, "kernel " + kernel.name, kernel.name);
+    if (!selected(opt, o)) {
+      o.skipped = true;
+    } else {
+      o.res = Res::FAILED;
+      o.cex = std::to_string(u) + " block-step call(s) in a loop of " + kernel.name +
+              " without a poly1305.blocks loop contract (closed world)";
     }
   }
 }
