@@ -1,6 +1,7 @@
 // guest_harness.cpp: tests/support/harness.h for the riscv64 guest (no OpenSSL there; the
 // OpenSSL answers come from the host, answers.h). The backends under test: portable, the kernels
-// libchapoly links (rvv, scalar), the registry kernels built into the tests only.
+// libchapoly links (rvv, scalar), the registry kernels built into the tests only, the
+// tests/riscv/specs variants (rvv_l2_i0: LMUL 2, no interleave).
 #include "harness.h"
 
 namespace chapoly::test {
@@ -12,6 +13,7 @@ std::vector<const Backend *> all_backends() {
   const Backend *const *linked = chapoly::internal::kernel_backends(n);
   for (size_t i = 0; i < n; ++i) out.push_back(linked[i]);
   for (const Backend *b : test_only_backends()) out.push_back(b);
+  for (const Backend *b : variant_backends()) out.push_back(b);  // tests/riscv/specs
   return out;
 }
 
