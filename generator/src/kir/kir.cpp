@@ -79,6 +79,12 @@ const std::vector<OpInfo> &vocabulary() {
       {"vsetvl32", 1, "the number of 32-bit lanes the vector unit processes of n requested (<= n)"},
       {"vload_strided32", 2, "lane i = the little-endian 32-bit word at p + i * stride bytes"},
       {"vstore_strided32", 3, "the 32-bit word at p + i * stride bytes = lane i of v (p, stride, v)"},
+      // byte vectors (RVV e8), their length the value the last vsetvl8 returned (render parameter `vl8`)
+      {"vsetvl8", 1, "the number of byte lanes the vector unit processes of n requested (<= n)"},
+      {"vload8", 2, "lane i = the byte at (uint8_t *)p + off + i (p, off)"},
+      {"vstore8", 3, "the byte at (uint8_t *)p + off + i = lane i of v (p, off, v)"},
+      {"vxor8", 2, "bitwise xor of byte vectors"},
+      {"aligned4x2", 2, "both pointers are 4-byte aligned"},
   };
   return ops;
 }

@@ -24,6 +24,9 @@ const Type kV = Type::vecx();
 const char *const kLmul = "chacha20.lmul";
 const char *const kMul = "poly1305.multiplier";
 const char *const kInterleave = "schedule.interleave";
+// Blocks per chacha20_xorv call at most: its keystream buffer (ks, 2 KiB on the stack). VLMAX is
+// VLEN / 32 * LMUL blocks: 32 at VLEN 1024, LMUL 1; wider vectors just take 32 at a time.
+constexpr uint64_t kMaxBlocks = 32;
 
 Expr v(const std::string &n) { return var(n); }
 Expr u32(uint64_t x) { return lit(x, K::U32); }
@@ -74,10 +77,11 @@ std::vector<Stmt> half_round(int half) {
 }
 
 // size_t chacha20_xorv(out, in, nblocks, key, nonce, counter[, h0, h1, h2, r0, r1, s1, mac, nmac]):
-// vl = vsetvl32(nblocks) blocks (1 <= vl <= nblocks for nblocks >= 1; vl = nblocks when nblocks
-// <= VLMAX) at counters counter..counter+vl-1, word-sliced: lane b of vector k is word k of block
-// b. out[0..64 vl) = in[0..64 vl) XOR their keystream; the transpose is in the memory access:
-// word k of every block is a strided load/store (stride 64 bytes) at byte 4k. Returns vl.
+// vl = vsetvl32(min(nblocks, 32)) blocks (1 <= vl <= nblocks for nblocks >= 1; vl = nblocks when
+// nblocks <= min(VLMAX, 32)) at counters counter..counter+vl-1, word-sliced: lane b of vector k is word k of block
+// b. The transpose back to blocks is in the memory access: word k of every block is a strided
+// store (stride 64 bytes) into the aligned keystream buffer ks; then out[0..64 vl) = in[0..64 vl)
+// XOR ks in byte vectors (any alignment of in and out). Returns vl.
 // The stitched version also absorbs the nmac 16-byte Poly1305 blocks at mac into h: with
 // schedule.interleave = 1, floor(nmac / 10) of them inside each double round (between its column
 // and diagonal halves), the rest after the rounds; with 0 all of them after the rounds.
@@ -96,8 +100,9 @@ Function chacha20_xorv(const Spec &s, const Mul64 &d, bool mac) {
   f.spec = mac ? kInterleave : kLmul;
   f.doc = "vl = vsetvl(nblocks) ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+vl-1, word-sliced in\n"
           "scalable vectors (lane b of x<k> is word k of block b), for any VLEN: out[0..64 vl) = in[0..64 vl) XOR\n"
-          "their keystream, words moved by strided loads and stores (stride 64 bytes). Returns vl (>= 1 when\n"
-          "nblocks >= 1; = nblocks when nblocks <= VLMAX). Requires counter + vl <= 2^32.";
+          "their keystream, transposed back to blocks by strided stores (stride 64 bytes) into an aligned buffer and\n"
+          "xored in byte vectors. Returns vl (>= 1 when nblocks >= 1; = nblocks when nblocks <= min(VLMAX, 32)).\n"
+          "Requires counter + vl <= 2^32.";
   if (mac)
     f.doc += fmt::format("\nStitched: also h = Poly1305 of the nmac 16-byte blocks at mac absorbed into h (mul64 block\n"
                          "steps on the scalar pipes{}). mac may equal in.",
@@ -111,7 +116,9 @@ Function chacha20_xorv(const Spec &s, const Mul64 &d, bool mac) {
                 {"interleave", s.interleave}, {"spec", parts::spec_ref(s, kInterleave)}};
   f.contract = c.dump();
   auto &b = f.body;
-  b.push_back(comment("The vector unit's share of the blocks: vl <= nblocks, all lanes below vl active.", kLmul));
+  b.push_back(comment(fmt::format("The vector unit's share of the blocks: vl <= min(nblocks, {}) (the keystream buffer), all\n"
+                                  "lanes below vl active.", kMaxBlocks), kLmul));
+  b.push_back(if_(op("lt", {sz(kMaxBlocks), v("nblocks")}), {assign(v("nblocks"), sz(kMaxBlocks))}));
   b.push_back(decl(kSize, "vl", op("vsetvl32", {v("nblocks")})));
   b.push_back(comment("Input state, word k of every block in x<k>; lane b of x12 is counter + b."));
   const uint32_t sigma[4] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};  // "expand 32-byte k"
@@ -151,13 +158,37 @@ Function chacha20_xorv(const Spec &s, const Mul64 &d, bool mac) {
     b.push_back(comment(s.interleave ? "The block steps left over (nmac % 10 of them)." : "The chunk's Poly1305 block steps.", kInterleave));
     b.push_back(std::move(rest));
   }
-  b.push_back(comment("Feed-forward, then word k of every block: out[64b + 4k] = in[64b + 4k] ^ x<k>[b].", kLmul));
+  b.push_back(comment("Feed-forward.", kLmul));
   for (int i = 0; i < 16; ++i) {
-    Expr ff = op("vadd32", {v(fmt::format("x{}", i)), i == 12 ? v("j12") : op("vbroadcast32", {word(i)})});
-    Expr p = sz(static_cast<uint64_t>(4 * i));
-    b.push_back(eval(op("vstore_strided32", {at(v("out"), p), sz(64),
-                                             op("vxor", {op("vload_strided32", {at(v("in"), p), sz(64)}), ff})})));
+    Expr x = v(fmt::format("x{}", i));
+    b.push_back(assign(x, op("vadd32", {x, i == 12 ? v("j12") : op("vbroadcast32", {word(i)})})));
   }
+  // Word-aligned in and out (the usual case): word k of every block straight from in and to out
+  // by strided 32-bit accesses.
+  std::vector<Stmt> direct;
+  for (int i = 0; i < 16; ++i) {
+    Expr p = sz(static_cast<uint64_t>(4 * i));
+    direct.push_back(eval(op("vstore_strided32", {at(v("out"), p), sz(64),
+                                                  op("vxor", {op("vload_strided32", {at(v("in"), p), sz(64)}),
+                                                              v(fmt::format("x{}", i))})})));
+  }
+  // Otherwise: through an aligned keystream buffer, xored in byte vectors.
+  std::vector<Stmt> viabuf;
+  viabuf.push_back(decl(Type::array(K::U32, 16 * kMaxBlocks, false), "ks"));
+  for (int i = 0; i < 16; ++i)
+    viabuf.push_back(eval(op("vstore_strided32", {at(v("ks"), sz(static_cast<uint64_t>(i))), sz(64), v(fmt::format("x{}", i))})));
+  viabuf.push_back(decl(kSize, "nbytes", op("mulsz", {v("vl"), sz(64)})));
+  viabuf.push_back(decl(kSize, "o", sz(0)));
+  viabuf.push_back(while_(op("lt", {v("o"), v("nbytes")}),
+                          {decl(kSize, "vl8", op("vsetvl8", {op("subsz", {v("nbytes"), v("o")})})),
+                           eval(op("vstore8", {v("out"), v("o"), op("vxor8", {op("vload8", {v("in"), v("o")}),
+                                                                              op("vload8", {v("ks"), v("o")})})})),
+                           assign(v("o"), op("addsz", {v("o"), v("vl8")}))}));
+  b.push_back(comment("The transpose back to blocks is in the memory access: word k of block b is at byte 64b + 4k.\n"
+                      "in and out both 4-byte aligned: strided 32-bit loads and stores (stride 64) straight from in\n"
+                      "to out. Otherwise (RVV lets a core trap a misaligned 32-bit element access): strided stores\n"
+                      "into the aligned keystream buffer ks, then out = in ^ ks in byte vectors.", kLmul));
+  b.push_back(if_(op("aligned4x2", {v("in"), v("out")}), std::move(direct), std::move(viabuf), kLmul));
   b.push_back(ret(v("vl")));
   lower_rotates(b);
   return f;
@@ -222,6 +253,8 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
     body.push_back(assign(v("prev"), op("mulsz", {v("vl"), sz(64)})));
   } else {
     body.push_back(assign(v("vl"), op("vsetvl32", {left}), kLmul));
+    body.push_back(comment(fmt::format("As many as chacha20_xorv_mac will take (at most {} blocks): it absorbs exactly these.", kMaxBlocks)));
+    body.push_back(if_(op("lt", {sz(kMaxBlocks), v("vl")}), {assign(v("vl"), sz(kMaxBlocks))}));
     body.push_back(assign(v("vl"), xorv(v("vl"), at(v("ct"), v("off")), op("mulsz", {v("vl"), sz(4)}))));
   }
   body.push_back(assign(v("off"), op("addsz", {v("off"), op("mulsz", {v("vl"), sz(64)})})));
