@@ -11,6 +11,11 @@ PKGS=(
   libssl-dev openssl libsodium-dev libipsec-mb-dev
   libsimde-dev  # SIMDe: the emulated backends (tests/emu) run the AVX-512 kernels on any CPU
   qemu-user     # qemu-x86_64 -cpu Haswell: the cpu.* tests run every test program without AVX-512
+                # qemu-riscv64: the riscv64 build's tests (label riscv) at VLEN 128..1024
+  # the riscv64 cross build (preset riscv64): target libc, libstdc++ and binutils for Clang 16,
+  # and GoogleTest's sources to build it for the target
+  libc6-dev-riscv64-cross libstdc++-12-dev-riscv64-cross libgcc-12-dev-riscv64-cross
+  binutils-riscv64-linux-gnu googletest
 )
 missing=()
 for p in "${PKGS[@]}"; do

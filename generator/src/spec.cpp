@@ -23,18 +23,21 @@ const std::vector<SpecKey> &spec_keys() {
        "\"avx512_ifma_fused\"", "all"},
       {"rationale", "string", "-", "any text",
        "Why this schedule: copied into the emitted header as the design note.", "\"\"\"...\"\"\"", "all"},
-      {"target.isa", "string", "-", "\"x86_64-avx512\", \"x86_64-avx2\" or \"scalar\"",
+      {"target.isa", "string", "-",
+       "\"x86_64-avx512\", \"x86_64-avx2\", \"scalar\", \"riscv64\" or \"riscv64-rvv\"",
        "Instruction set the kernels are written for. \"x86_64-avx512\" renders through the "
        "template set generator/templates/avx512; \"scalar\" builds the whole kernel as structured "
        "IR (generator/src/kir) and spells it through generator/targets/scalar/target.toml: plain "
        "C++ on uint32_t/uint64_t/unsigned __int128, no intrinsics, for any 64-bit CPU; "
        "\"x86_64-avx2\" is the same IR with ChaCha20 word-sliced in ymm registers "
-       "(generator/targets/avx2/target.toml). Keys marked with targets below are required for "
+       "(generator/targets/avx2/target.toml); \"riscv64\" is the scalar IR spelled for 64-bit RISC-V "
+       "(generator/targets/rv64/target.toml) and \"riscv64-rvv\" the same with ChaCha20 word-sliced "
+       "in RVV 1.0 vectors, vector-length agnostic (generator/targets/rvv/target.toml). Keys marked with targets below are required for "
        "those targets and rejected for the others.",
        "\"x86_64-avx512\"", "all"},
       {"target.features", "array of strings", "-",
        "x86_64-avx512: must include avx512f, avx512vl, avx512bw, avx512ifma, bmi2; x86_64-avx2: "
-       "avx2, bmi2; scalar: empty",
+       "avx2, bmi2; riscv64-rvv: v; scalar, riscv64: empty",
        "CPU features the kernels need; the runtime dispatches on them and the build compiles the "
        "emitted file with the matching -m flags.", "[\"avx512f\", \"avx512vl\", \"avx512bw\", \"avx512ifma\", \"bmi2\"]", "all"},
       {"chacha20.bulk_blocks", "integer", "blocks of 64 bytes", "8 or 16 (x86_64-avx2: 8)",
@@ -61,7 +64,7 @@ const std::vector<SpecKey> &spec_keys() {
        "Independent Horner lanes; lane j holds key power r^(lanes-j), so one vector multiply "
        "absorbs lanes*16 bytes (8: zmm, 4: ymm). Equivalent scalar: h = (h + m_i) * r per block.",
        "8", "x86_64-avx512"},
-      {"poly1305.multiplier", "string", "-", "\"ifma52\" (x86_64-avx512) or \"mul64\" (scalar, x86_64-avx2)",
+      {"poly1305.multiplier", "string", "-", "\"ifma52\" (x86_64-avx512) or \"mul64\" (scalar, x86_64-avx2, riscv64, riscv64-rvv)",
        "Multiplier: \"ifma52\" is AVX-512 IFMA vpmadd52luq/vpmadd52huq (52x52->104 bit, lo and hi "
        "halves); \"mul64\" is the general-purpose 64x64->128-bit multiply in radix 2^64 (h = "
        "h0 + h1*2^64 + h2*2^128 with h2 small; the generator derives the clamp masks, the 5/4 fold "
@@ -74,17 +77,26 @@ const std::vector<SpecKey> &spec_keys() {
        "chain that lets a limb outgrow the 52-bit multiplier.",
        "[\"0>1\", \"1>2\", \"2>0\", \"0>1\"]", "x86_64-avx512"},
       {"schedule.interleave", "integer", "Poly1305 steps per double round",
-       "x86_64-avx512: 0, 1 or 2; x86_64-avx2: 0 to 4",
+       "x86_64-avx512: 0, 1 or 2; x86_64-avx2: 0 to 4; riscv64-rvv: 0 or 1",
        "Interleave ratio in the fused loop: this many Poly1305 steps (x86_64-avx512: lanes-wide "
        "vector steps; x86_64-avx2: 16-byte mul64 block steps in general-purpose registers) are "
        "woven statement by statement into each ChaCha20 double round (steps left over go into the "
-       "last double round). 0 keeps the two passes apart inside the iteration.", "1",
-       "x86_64-avx512 x86_64-avx2"},
+       "last double round). riscv64-rvv: 1 spreads the 4 * VL block steps of a chunk (VL known only "
+       "at run time) evenly over the ten double rounds, floor(4 * VL / 10) each, the rest after "
+       "them. 0 keeps the two passes apart inside the iteration.", "1",
+       "x86_64-avx512 x86_64-avx2 riscv64-rvv"},
       {"chacha20.gpr_blocks", "integer", "blocks of 64 bytes", "1 or 2",
        "Blocks computed together in general-purpose registers, their double rounds interleaved "
        "instruction by instruction for instruction-level parallelism (2: 32 live state words, "
        "128 bytes per bulk-loop iteration). Equivalent scalar loop: one block at a time.",
-       "2", "scalar"},
+       "2", "scalar riscv64"},
+      {"chacha20.lmul", "integer", "vector registers per value", "1 or 2",
+       "RVV register grouping (LMUL) of the word-sliced ChaCha20 state: each of the 16 state words "
+       "is one vuint32m<LMUL>_t holding word j of VL blocks, VL = vsetvl(blocks left) <= "
+       "LMUL * VLEN / 32 (VLEN 256, LMUL 1: 8 blocks, 512 bytes per iteration). 16 words * LMUL "
+       "registers must leave room in the 32 vector registers: 1 or 2. Equivalent scalar loop: "
+       "for (i = 0; i + 64 <= len; i += 64 * VL) for (b = 0; b < VL; ++b) block(ctr + i/64 + b).",
+       "1", "riscv64-rvv"},
       {"cutoffs.short_max_bytes", "integer", "bytes", "64*(4*k) - 64 for k = 1 or 2: 192 or 448",
        "Messages of at most this length take the one-pass short kernel (k zmm of 4 blocks: "
        "block 0 is the one-time key, the rest keystream); longer ones the fused bulk kernel.",
@@ -298,10 +310,11 @@ Spec load_spec(const std::string &path) {
   r.reject_unknown(r.root, "");
   // The target decides which keys the spec must have (SpecKey::targets): read it first.
   s.isa = r.string("target.isa");
-  if (s.isa != "x86_64-avx512" && s.isa != "x86_64-avx2" && s.isa != "scalar")
+  if (s.isa != "x86_64-avx512" && s.isa != "x86_64-avx2" && s.isa != "scalar" && s.isa != "riscv64" &&
+      s.isa != "riscv64-rvv")
     r.fail(r.where("target.isa"),
            fmt::format("'target.isa' = \"{}\" is not supported; allowed: \"x86_64-avx512\", "
-                       "\"x86_64-avx2\", \"scalar\"", s.isa));
+                       "\"x86_64-avx2\", \"scalar\", \"riscv64\", \"riscv64-rvv\"", s.isa));
   for (const auto &k : spec_keys()) {
     bool applies = std::string(k.targets) == "all";
     std::istringstream ts(k.targets);
@@ -316,6 +329,7 @@ Spec load_spec(const std::string &path) {
   }
   const bool avx512 = s.isa == "x86_64-avx512";
   const bool avx2 = s.isa == "x86_64-avx2";
+  const bool rvv = s.isa == "riscv64-rvv";
 
   auto check = [&](bool ok, const std::string &key, const std::string &msg) {
     if (!ok) r.fail(r.where(key), msg);
@@ -342,11 +356,12 @@ Spec load_spec(const std::string &path) {
   }
 
   s.features = r.strings("target.features");
-  check(avx512 || avx2 || s.features.empty(), "target.features",
-        "'target.features' must be empty for target.isa = \"scalar\" (the kernels use no CPU feature)");
+  check(avx512 || avx2 || rvv || s.features.empty(), "target.features",
+        fmt::format("'target.features' must be empty for target.isa = \"{}\" (the kernels use no CPU feature)", s.isa));
   const std::vector<const char *> needed =
       avx512 ? std::vector<const char *>{"avx512f", "avx512vl", "avx512bw", "avx512ifma", "bmi2"}
-             : avx2 ? std::vector<const char *>{"avx2", "bmi2"} : std::vector<const char *>{};
+             : avx2 ? std::vector<const char *>{"avx2", "bmi2"}
+             : rvv  ? std::vector<const char *>{"v"} : std::vector<const char *>{};
   for (const char *need : needed) {
     bool have = false;
     for (const auto &f : s.features) have |= (f == need);
@@ -355,7 +370,7 @@ Spec load_spec(const std::string &path) {
   }
   for (const auto &f : s.features) {
     static const std::set<std::string> known = {"avx512f", "avx512vl", "avx512bw", "avx512ifma",
-                                                "avx512vbmi", "avx2", "bmi2"};
+                                                "avx512vbmi", "avx2", "bmi2", "v"};
     check(known.count(f) != 0, "target.features", fmt::format("unknown CPU feature \"{}\"", f));
   }
 
@@ -368,6 +383,9 @@ Spec load_spec(const std::string &path) {
   } else if (avx2) {
     s.bulk_blocks = pick("chacha20.bulk_blocks", 8);
     s.interleave = pick("schedule.interleave", 0, 1, 2, 3, 4);
+  } else if (rvv) {
+    s.lmul = pick("chacha20.lmul", 1, 2);
+    s.interleave = pick("schedule.interleave", 0, 1);
   } else {
     s.gpr_blocks = pick("chacha20.gpr_blocks", 1, 2);
   }

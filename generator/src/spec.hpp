@@ -67,6 +67,7 @@ struct Spec {
   int interleave = 1;        ///< Poly1305 lane steps per ChaCha20 double round (0 = two passes)
   int short_max_bytes = 192; ///< messages of at most this many bytes take the short kernel
   int gpr_blocks = 1;        ///< scalar: ChaCha20 blocks computed together in general registers (1 or 2)
+  int lmul = 1;              ///< riscv64-rvv: LMUL of the word-sliced ChaCha20 state vectors (1 or 2)
   std::map<std::string, int> line_of;
 };
 

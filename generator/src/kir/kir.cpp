@@ -74,6 +74,17 @@ const std::vector<OpInfo> &vocabulary() {
       {"vunpacklo64", 2, "interleave the low 64-bit words of each 128-bit lane"},
       {"vunpackhi64", 2, "interleave the high 64-bit words of each 128-bit lane"},
       {"vperm2x128", 2, "pick two 128-bit lanes of a and b (imm as vperm2i128)"},
+      // scalable vectors (RVV): every op above on a VecX value works on the first vl lanes, vl the
+      // value the last vsetvl32 returned (the target names it: render parameter `vl`)
+      {"vsetvl32", 1, "the number of 32-bit lanes the vector unit processes of n requested (<= n)"},
+      {"vload_strided32", 2, "lane i = the little-endian 32-bit word at p + i * stride bytes"},
+      {"vstore_strided32", 3, "the 32-bit word at p + i * stride bytes = lane i of v (p, stride, v)"},
+      // byte vectors (RVV e8), their length the value the last vsetvl8 returned (render parameter `vl8`)
+      {"vsetvl8", 1, "the number of byte lanes the vector unit processes of n requested (<= n)"},
+      {"vload8", 2, "lane i = the byte at (uint8_t *)p + off + i (p, off)"},
+      {"vstore8", 3, "the byte at (uint8_t *)p + off + i = lane i of v (p, off, v)"},
+      {"vxor8", 2, "bitwise xor of byte vectors"},
+      {"aligned4x2", 2, "both pointers are 4-byte aligned"},
   };
   return ops;
 }
@@ -210,6 +221,7 @@ const char *kind_name(Type::Kind k) {
     case Type::U128: return "u128";
     case Type::Size: return "size";
     case Type::Vec: return "vec";
+    case Type::VecX: return "vecx";
   }
   return "?";
 }

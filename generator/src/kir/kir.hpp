@@ -19,7 +19,7 @@ namespace chapoly::gen::kir {
 /// A value type. Scalars are unsigned integers of 8/32/64/128 bits or size_t; Ptr and Ref point
 /// at a scalar; Vec is an N-bit vector of lanes (the lane ops of the AVX-512 IR).
 struct Type {
-  enum Kind { Void, U8, U32, U64, U128, Size, Vec };
+  enum Kind { Void, U8, U32, U64, U128, Size, Vec, VecX };
   enum Form { Value, Ptr, ConstPtr, Array, ConstArray, Ref };
   Kind kind = Void;
   Form form = Value;
@@ -31,6 +31,9 @@ struct Type {
   static Type array(Kind k, int n, bool is_const) { return {k, is_const ? ConstArray : Array, n, 0}; }
   static Type ref(Kind k) { return {k, Ref, 0, 0}; }
   static Type vec(int bits) { return {Vec, Value, 0, bits}; }
+  /// A scalable vector of 32-bit lanes (RVV: vuint32m<LMUL>_t), its length set at run time by the
+  /// op vsetvl32; the target's types.vecx spells it (with {lmul} from the render parameters).
+  static Type vecx() { return {VecX, Value, 0, 0}; }
 };
 
 /// An expression: an op of the vocabulary applied to sub-expressions. Leaves are `var` (name) and

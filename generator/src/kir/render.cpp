@@ -55,6 +55,7 @@ const char *kind_key(Type::Kind k) {
     case Type::U128: return "u128";
     case Type::Size: return "size";
     case Type::Vec: return "vec";
+    case Type::VecX: return "vecx";
   }
   return "?";
 }
@@ -69,7 +70,16 @@ struct Writer {
     auto it = t.types.find(kind_key(k));
     if (it == t.types.end())
       throw std::runtime_error(fmt::format("{}: no spelling for type '{}'", t.path, kind_key(k)));
-    return it->second;
+    return with_params(it->second);
+  }
+
+  // A spelling with the render parameters ({lmul}, ...) filled in; spellings without any are
+  // returned unchanged (a target without parameters may use literal braces nowhere else).
+  std::string with_params(const std::string &text) const {
+    if (meta.params.empty() || text.find('{') == std::string::npos) return text;
+    fmt::dynamic_format_arg_store<fmt::format_context> store;
+    for (const auto &[k, v] : meta.params) store.push_back(fmt::arg(k.c_str(), v));
+    return fmt::vformat(text, store);
   }
 
   std::string declare(const Type &ty, const std::string &name) const {
@@ -139,6 +149,7 @@ struct Writer {
     store.push_back(fmt::arg("cimm", 32 - e.imm));
     store.push_back(fmt::arg("type", e.op == "cast" ? type_name(e.kind) : std::string{}));
     store.push_back(fmt::arg("name", e.name));
+    for (const auto &[k, v] : meta.params) store.push_back(fmt::arg(k.c_str(), v));
     return fmt::vformat(sp.text, store);
   }
 

@@ -41,6 +41,9 @@ struct RenderMeta {
   std::string spec_path;
   std::map<std::string, int> line_of;
   std::string features;              ///< "" or a feature list, for the header's description
+  /// Named values substituted into the target's type and op spellings ({lmul}, {vl}: RVV's
+  /// register grouping from the spec and the name of the active vector length).
+  std::map<std::string, std::string> params;
 };
 
 /// The emitted source (chapoly_NAME.cpp) and header (chapoly_NAME.h).

@@ -26,8 +26,12 @@ const char *const kMul = "poly1305.multiplier";
 const char *const kRadix = "poly1305.radix_bits";
 const char *const kLimbs = "poly1305.limb_bits";
 
-// The spec key of the keystream schedule: chacha20.gpr_blocks (scalar) or chacha20.bulk_blocks (avx2).
-const char *bk(const Spec &s) { return s.isa == "scalar" ? kBlocks : "chacha20.bulk_blocks"; }
+// The spec key of the keystream schedule: chacha20.gpr_blocks (scalar, riscv64),
+// chacha20.lmul (riscv64-rvv) or chacha20.bulk_blocks (avx2).
+const char *bk(const Spec &s) {
+  if (s.isa == "scalar" || s.isa == "riscv64") return kBlocks;
+  return s.isa == "riscv64-rvv" ? "chacha20.lmul" : "chacha20.bulk_blocks";
+}
 
 Expr v(const std::string &n) { return var(n); }
 Expr u32(uint64_t x) { return lit(x, K::U32); }
@@ -992,5 +996,30 @@ Module build_scalar(const Spec &s, const Mul64 &d) {
   m.functions.push_back(chacha_oneshot(s));
   return m;
 }
+
+// --- the mul64 pieces other builders reuse (mul64_parts.hpp; kir/rvv.cpp) ------------------------
+// Thin forwarders to the builders above, so the vector targets compose the same Poly1305 helpers,
+// loops and contracts instead of copying them.
+namespace parts {
+Function load_le(int bits) { return kir::load_le(bits); }
+Function store_le(int bits) { return kir::store_le(bits); }
+Function chacha20_block(const Spec &s) { return chacha20_blocks(1, s); }
+Function poly_clamp(const Spec &s, const Mul64 &d) { return kir::poly_clamp(s, d); }
+Function poly_block(const Spec &s, const Mul64 &d) { return kir::poly_block(s, d); }
+Function poly_load_partial(const Spec &s) { return kir::poly_load_partial(s); }
+Function poly_final(const Spec &s, const Mul64 &d) { return kir::poly_final(s, d); }
+Function poly_oneshot(const Spec &s, const Mul64 &d) { return kir::poly_oneshot(s, d); }
+Stmt absorb(Expr m0, Expr m1, Expr pad) { return kir::absorb(std::move(m0), std::move(m1), std::move(pad)); }
+Stmt absorb_at(Expr p) { return kir::absorb_at(std::move(p)); }
+void carry_h(Stmt &loop, const Spec &s, const Mul64 &d, const std::string &msg, int block_bytes) {
+  kir::carry_h(loop, s, d, msg, block_bytes);
+}
+std::vector<Stmt> absorb_padded(const Spec &s, const Mul64 &d, const std::string &p, Expr len) {
+  return kir::absorb_padded(s, d, p, std::move(len));
+}
+std::vector<Param> aead_params(bool seal) { return kir::aead_params(seal); }
+nlohmann::ordered_json common_fields(const Spec &s) { return kir::common_fields(s); }
+std::string spec_ref(const Spec &s, const char *key) { return kir::spec_ref(s, key); }
+}  // namespace parts
 
 }  // namespace chapoly::gen::kir

@@ -154,6 +154,13 @@ void scrub_after_avx2();
 // otherwise a static string naming the first missing piece.
 const char *avx512_missing_feature();
 
+// rvv_missing_feature returns nullptr on a riscv64 Linux whose kernel reports the V extension
+// (getauxval(AT_HWCAP) bit 'V' - 'A', set only when the kernel also saves the vector state);
+// otherwise a static string naming what is missing (cpu_riscv.cpp).
+const char *rvv_missing_feature();
+// scrub_after_rvv zeroes v0-v31 and burns the stack; only after the rvv kernel ran (riscv/scrub.cpp).
+void scrub_after_rvv();
+
 // CpuFeature bits for hide_cpu_features_for_testing.
 enum CpuFeature : uint32_t {
   kCpuOsxsave = 1u << 0,
