@@ -17,6 +17,11 @@ RISCV_DIR="$BUILD_DIR/riscv64"
 cmake --preset riscv64 -B "$RISCV_DIR" -DCHAPOLY_HOST_BUILD_DIR="$(cd "$BUILD_DIR" && pwd)" >/dev/null
 cmake --build "$RISCV_DIR" -j"$(nproc)"
 status=0
-ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" "$@" || status=$?
-ctest --test-dir "$RISCV_DIR" --output-on-failure -j"$(nproc)" "$@" || status=$?
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" "$@" | tee "$log" || status=$?
+ctest --test-dir "$RISCV_DIR" --output-on-failure -j"$(nproc)" "$@" | tee -a "$log" || status=$?
+# One closing line for both runs (each ctest prints its own "N% tests passed, F tests failed out of T").
+sed -n 's/^[0-9]*% tests passed, \([0-9]*\) tests\{0,1\} failed out of \([0-9]*\)$/\1 \2/p' "$log" |
+  awk '{f += $1; t += $2} END {printf "all tests (host and riscv64 builds): %d passed, %d failed\n", t - f, f}'
 exit $status
