@@ -16,6 +16,7 @@ PKGS=(
   # and GoogleTest's sources to build it for the target
   libc6-dev-riscv64-cross libstdc++-12-dev-riscv64-cross libgcc-12-dev-riscv64-cross
   binutils-riscv64-linux-gnu googletest
+  nginx-light curl  # the provider's real-application test: nginx serves over TLS 1.3 to curl
 )
 missing=()
 for p in "${PKGS[@]}"; do

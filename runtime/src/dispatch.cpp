@@ -21,7 +21,7 @@ namespace chapoly::internal {
 namespace {
 
 // Stands for "CHAPOLY_BACKEND asked for something we cannot run". Never called.
-const Backend kNone = {"none", nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+const Backend kNone = {"none", nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
 
 // nullptr until the first decision; then a built-in backend or &kNone. Deciding twice
 // concurrently gives the same answer, so a lost compare-exchange race is harmless.
@@ -61,6 +61,8 @@ const Backend *current() {
 }
 
 }  // namespace
+
+const Backend *current_backend() { return current(); }
 
 void reset_backend_for_testing() { g_current.store(nullptr, std::memory_order_release); }
 

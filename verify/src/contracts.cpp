@@ -12,8 +12,16 @@ using json = nlohmann::json;
 const std::vector<std::string> &contractRoles() {
   static const std::vector<std::string> r = {"poly1305.clamp",  "poly1305.blocks", "poly1305.final",
                                              "poly1305.oneshot", "chacha20.block",  "chacha20.xor",
-                                             "aead.seal",        "aead.open",       "bytes.load_partial"};
+                                             "aead.seal",        "aead.open",       "bytes.load_partial",
+                                             "poly1305.update",  "poly1305.finish", "aead.seal_update",
+                                             "aead.open_update", "poly1305.state_load",
+                                             "poly1305.state_store"};
   return r;
+}
+
+bool isStreamRole(const std::string &role) {
+  return role == "poly1305.update" || role == "poly1305.finish" || role == "aead.seal_update" ||
+         role == "aead.open_update";
 }
 
 namespace {
@@ -105,7 +113,9 @@ bool parseContract(const std::string &text, SrcLoc at, Contract &c, std::string 
   } else if (!str("pad", c.pad)) {
     return false;
   }
-  if (!str("spec", c.spec) || !str("src", c.src) || !str("len", c.len) || !str("marker", c.marker)) return false;
+  if (!str("spec", c.spec) || !str("src", c.src) || !str("len", c.len) || !str("marker", c.marker) ||
+      !str("state", c.state) || !str("counter", c.counter))
+    return false;
   auto num = [&](const char *k, unsigned &out) {
     if (!j.contains(k)) return true;
     if (!j[k].is_number_unsigned()) {
@@ -129,6 +139,19 @@ bool parseContract(const std::string &text, SrcLoc at, Contract &c, std::string 
   }
   if (c.role == "poly1305.final" && (c.acc.empty() || c.s.empty())) {
     err = "a poly1305.final contract needs \"acc\" and \"s\"";
+    return false;
+  }
+  if ((c.role == "poly1305.state_load" || c.role == "poly1305.state_store") &&
+      (c.acc.size() != 3 || c.state.empty())) {
+    err = "a " + c.role + " contract needs \"acc\" (three limbs) and \"state\" (the 24-byte state)";
+    return false;
+  }
+  if (isStreamRole(c.role) && c.state.empty()) {
+    err = "a " + c.role + " contract needs \"state\" (the 24-byte accumulator parameter)";
+    return false;
+  }
+  if ((c.role == "aead.seal_update" || c.role == "aead.open_update") && c.counter.empty()) {
+    err = "a " + c.role + " contract needs \"counter\" (the first block counter parameter)";
     return false;
   }
   if (c.role == "poly1305.clamp" && c.out.size() != 2) {

@@ -30,9 +30,15 @@ struct Contract {
   std::string src, len, marker;            // bytes.load_partial: source pointer, length, marker byte
   unsigned maxLen = 15;
   unsigned blockBytes = 16, radix = 0;
+  std::string state, counter;              // streaming kernels: the 24-byte accumulator parameter,
+                                           // the first ChaCha20 block counter parameter
   std::string spec;
   SrcLoc loc;
 };
+
+/// The exported streaming roles (poly1305.update / .finish, aead.seal_update / .open_update):
+/// the accumulator travels between calls in the 24-byte parameter `state`.
+bool isStreamRole(const std::string &role);
 
 /// The roles this verifier knows (every other role is an error).
 const std::vector<std::string> &contractRoles();

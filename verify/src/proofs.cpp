@@ -905,7 +905,9 @@ int uncoveredLoopBlockCalls(const File &f, const Stmt &body) {
 // (chapoly_k_<target>_seal / _open / _poly1305, emitted/README.md).
 bool producesTag(const Function &k) {
   Contract ct = contractOf(k);
-  if (ct.present) return ct.role == "aead.seal" || ct.role == "aead.open" || ct.role == "poly1305.oneshot";
+  if (ct.present)
+    return ct.role == "aead.seal" || ct.role == "aead.open" || ct.role == "poly1305.oneshot" ||
+           ct.role == "poly1305.finish";
   auto ends = [&](const std::string &suf) {
     return k.name.size() > suf.size() && k.name.compare(k.name.size() - suf.size(), suf.size(), suf) == 0;
   };
@@ -943,7 +945,8 @@ void closedWorld(const File &f, const Function &kernel, const BoundsOptions &opt
     if (ct.present) {
       o.what = "helper " + fn.name + ": contract " + ct.role;
       bool proved = ct.role == "poly1305.clamp" || ct.role == "poly1305.final" || ct.role == "chacha20.block" ||
-                    ct.role == "poly1305.blocks" || ct.role == "bytes.load_partial";
+                    ct.role == "poly1305.blocks" || ct.role == "bytes.load_partial" ||
+                    ct.role == "poly1305.state_load" || ct.role == "poly1305.state_store";
 
       if (ct.role == "poly1305.blocks" || ct.role == "poly1305.clamp" || ct.role == "poly1305.final") {
         // its proof is an obligation of the same kernel (block-step / clamp / final-reduction)
@@ -1028,6 +1031,33 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
                      countIntrinsic(*f.funcs[(size_t)fi].body, "_mm256_madd52lo_epu64") > 0 ||
              countMul128(*f.funcs[(size_t)fi].body) > 0;
     poly = poly || producesTag(kernel);
+    // The streaming entries that continue an accumulator (poly1305.update, aead.*_update) hand h
+    // on through the proved state helpers instead; only poly1305.finish ends in a tag.
+    Contract kc = contractOf(kernel);
+    if (kc.present && isStreamRole(kc.role) && kc.role != "poly1305.finish") poly = false;
+    if (kc.present && isStreamRole(kc.role)) {
+      // The accumulator crosses calls only through the proved state helpers: a streaming kernel
+      // loads it with a poly1305.state_load helper and (unless it ends in the tag) stores it back
+      // with a poly1305.state_store helper.
+      bool load = false, store = false;
+      for (int fi : reachable(f, kernel)) {
+        Contract hc = contractOf(f.funcs[(size_t)fi]);
+        load = load || (hc.present && hc.role == "poly1305.state_load");
+        store = store || (hc.present && hc.role == "poly1305.state_store");
+      }
+      const bool need_store = kc.role != "poly1305.finish";
+      Obligation &o = addObl(kr, f, "state-handover", kernel.loc,
+                             "h enters through a poly1305.state_load helper" +
+                                 std::string(need_store ? " and leaves through a poly1305.state_store helper" : ""),
+                             kernel.name);
+      if (!selected(opt, o)) {
+        o.skipped = true;
+      } else if (!load || (need_store && !store)) {
+        o.res = Res::FAILED;
+        o.cex = std::string("the ") + kc.role + " kernel reaches no " +
+                (!load ? "poly1305.state_load" : "poly1305.state_store") + " helper: h would cross calls unproved";
+      }
+    }
     for (const auto &o : kr.obligations) fin = fin || o.kind == "final-reduction";
     if (poly && !fin) {
       Obligation &o = addObl(kr, f, "final-reduction", kernel.loc, "no final-reduction helper", kernel.name);

@@ -698,6 +698,8 @@ struct Eval {
     if (ct.present && ct.role == "poly1305.clamp") checkClamp(fn, ct, e.loc);
     if (step) endStep(fn, ct, sc, e.loc);
     if (ct.present && ct.role == "poly1305.final") checkFinalCall(fn, ct, ctx, e.loc);
+    if (ct.present && (ct.role == "poly1305.state_load" || ct.role == "poly1305.state_store"))
+      checkStateHandover(fn, ct, ctx, e.loc, ct.role == "poly1305.state_load");
     Frame done = frames.back();
     frames.pop_back();
     chain.pop_back();
@@ -1201,6 +1203,97 @@ struct Eval {
       cl.note = "s = " + w[0] + " + 2^64 " + w[1] + ", r0 = " + clampKey + " & ...";
     }
     claims.push_back(cl);
+  }
+
+  // ---- the streaming kernels' accumulator hand-over (poly1305.state_load / .state_store) ----
+  // load: at the return of the helper, h0 + 2^64 h1 + 2^128 h2 = le64(state[0..8)) +
+  //   2^64 le64(state[8..16)) + 2^128 state[16] (mod 2^130 - 5), the bytes the helper read;
+  // store: the 24 bytes it wrote are h0, h1, h2 little-endian, exactly (h = the bytes' value).
+  // A kernel that hands h over through anything else is caught by closed-world (the helpers are
+  // the only code that touches the state) and by these claims.
+  void checkStateHandover(const Function &fn, const Contract &ct, int ctx, SrcLoc at, bool load) {
+    Claim cl;
+    cl.kind = load ? "state-load" : "state-store";
+    cl.loc = fn.loc;
+    cl.what = load ? "h = le64(state) + 2^64 le64(state + 8) + 2^128 state[16] mod 2^130-5, in " + fn.name
+                   : "state[0..24) = h0, h1, h2 little-endian, in " + fn.name;
+    std::string why = load ? stateLoadAt(fn, ct, ctx) : stateStoreAlone(fn, ct);
+    if (!why.empty()) {
+      cl.ok = false;
+      cl.cex = why + " (called at " + where(at) + ")";
+    }
+    claims.push_back(cl);
+  }
+
+  // h0 + 2^64 h1 + 2^128 h2 from the helper's reference parameters (in the frame it returns from).
+  std::string accValue(const Function &fn, const Contract &ct, z3::expr &H, std::vector<z3::expr> *bounds) {
+    H = c.int_val(0);
+    for (int i = 0; i < 3; ++i) {
+      int pv = i < (int)ct.acc.size() ? paramByName(fn, ct.acc[(size_t)i]) : -1;
+      if (pv < 0) return "the contract's \"acc\" does not name three parameters of " + fn.name;
+      V hv = slot(pv);
+      if (hv.k != V::Int) return ct.acc[(size_t)i] + " is not an integer";
+      H = H + pow2big(64 * (unsigned)i) * *hv.v;
+      if (bounds) {
+        bounds->push_back(*hv.v >= c.int_val(0));
+        bounds->push_back(*hv.v <= num(hv.hi));
+      }
+    }
+    return "";
+  }
+
+  // The load, where it is called: the bytes it read, against the h it returns, mod p.
+  std::string stateLoadAt(const Function &fn, const Contract &ct, int ctx) {
+    z3::expr H(c);
+    std::string why = accValue(fn, ct, H, nullptr);
+    if (!why.empty()) return why;
+    int sp = paramByName(fn, ct.state);
+    auto it = sp < 0 ? slots.end() : slots.find({ctx, sp});
+    if (it == slots.end() || it->second.k != V::Ptr)
+      return "the contract's \"state\" does not name a pointer parameter of " + fn.name;
+    const V st = it->second;
+    z3::expr S = c.int_val(0);
+    for (unsigned k = 0; k < 17; ++k) {
+      z3::expr b = c.int_val(0);
+      if (!byteAt(st.region, (*st.v + c.int_val((int)k)).simplify(som), b))
+        return "byte " + std::to_string(k) + " of the state is not read";
+      S = S + pow2big(8 * k) * b;
+    }
+    z3::expr D = (H.simplify(som) - S.simplify(som)).simplify(som);
+    std::string bad = firstNonzeroModP(D);
+    return bad.empty() ? "" : "h - (the state's value) is not 0 mod 2^130-5: " + bad;
+  }
+
+  // The store, on its own (its inputs fresh atoms): byte 8i + j of the state is written with
+  // byte j of h_i, (h_i >> 8j) mod 2^8, for i < 3 and j < 8, the very terms (and quotient atoms)
+  // the evaluator gives that byte of that value: h0 + 2^64 h1 + 2^128 h2 = le(state[0..24)).
+  std::string stateStoreAlone(const Function &fn, const Contract &ct) {
+    Eval ev(F, c);
+    ev.frames.push_back(Frame{1, &fn, {}, false, V{}});
+    try {
+      ev.exec(*fn.body);
+    } catch (Stop &) {
+      return "cannot evaluate " + fn.name + ": " + ev.err;
+    }
+    int sp = paramByName(fn, ct.state);
+    if (sp < 0) return "the contract's \"state\" does not name a parameter of " + fn.name;
+    V st = ev.slot(sp);
+    if (st.k != V::Ptr) return "the contract's \"state\" is not a pointer";
+    for (unsigned k = 0; k < 24; ++k) {
+      unsigned i = k / 8, j = k % 8;
+      int pv = i < ct.acc.size() ? paramByName(fn, ct.acc[i]) : -1;
+      if (pv < 0) return "the contract's \"acc\" does not name three parameters of " + fn.name;
+      V hv = ev.slot(pv);
+      if (hv.k != V::Int) return ct.acc[i] + " is not an integer";
+      V want = ev.wrapTo(ev.intV(ev.shr(hv, 8 * j), 64, hv.hi >> (8 * j)), 8);
+      z3::expr off = (*st.v + c.int_val((int)k)).simplify(som);
+      auto m = ev.mem.find(st.region + "|" + ev.offKey(off) + "|8");
+      if (m == ev.mem.end() || m->second.k != V::Int) return "byte " + std::to_string(k) + " of the state is not written";
+      if (!z3::eq(m->second.v->simplify(som), want.v->simplify(som)))
+        return "byte " + std::to_string(k) + " of the state is " + m->second.v->to_string() + ", not byte " +
+               std::to_string(j) + " of " + ct.acc[i];
+    }
+    return "";
   }
 
   int varByName(const std::string &n, unsigned at = 0) {

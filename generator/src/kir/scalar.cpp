@@ -851,6 +851,229 @@ Function chacha_oneshot(const Spec &s) {
   return f;
 }
 
+// --- streaming entries (issue 9): whole chunks of a message split over many calls --------------
+//
+// The runtime's chapoly_stream parks partial ChaCha20 and Poly1305 blocks itself and hands every
+// run of whole chunks to these kernels. The Poly1305 accumulator travels between calls in a
+// 24-byte state `acc`: h0, h1, h2 as little-endian 64-bit words (h2 <= 4 as every block step
+// leaves it; all zero before the first block). `otk` is the 32-byte one-time key r || s
+// (RFC 8439 2.6), `counter` the ChaCha20 block counter of the first chunk (the caller advances it
+// by len / 64). Kept apart from the one-shot builders above: only build_scalar() calls these.
+
+// poly1305_state_load: h0, h1, h2 from the state; h2 is read from byte 16 alone (a state the
+// kernels wrote holds h2 <= 4 there and zeros in bytes 17..23) and its bits above bit 1 folded
+// in as 5 * (h2 >> 2) (2^130 = 5 mod p), so h2 <= 4 on the way out whatever the byte holds: the
+// bound the block loops' invariants and the final reduction need.
+Function stream_state_load(const Mul64 &d) {
+  Function f;
+  f.name = "poly1305_state_load";
+  f.params = {{kRef64, "h0"}, {kRef64, "h1"}, {kRef64, "h2"}, {Type::array(K::U8, 24, true), "acc"}};
+  f.spec = kMul;
+  f.doc = "h = le64(acc[0..8)) + 2^64 le64(acc[8..16)) + 2^128 acc[16] (mod 2^130 - 5), with h2 <= 4: the\n"
+          "accumulator a streaming kernel left in the state (bytes 17..23 are zero and not read).";
+  nlohmann::ordered_json c = {{"role", "poly1305.state_load"}, {"acc", {"h0", "h1", "h2"}}, {"state", "acc"}};
+  f.contract = c.dump();
+  auto &b = f.body;
+  b.push_back(decl(kU64, "hh", cast(K::U64, op("index", {v("acc"), sz(16)}))));
+  b.push_back(decl(kU64, "hc", add64(op("shr64", {v("hh")}, 2), op("and64", {v("hh"), u64(d.wrap_mask)}))));
+  b.push_back(decl(kU128, "ht0", add128(w128(load64(v("acc"))), v("hc"))));
+  b.push_back(assign(v("h0"), lo(v("ht0"))));
+  b.push_back(decl(kU128, "ht1", add128(w128(load64(at("acc", 8))), hi(v("ht0")))));
+  b.push_back(assign(v("h1"), lo(v("ht1"))));
+  b.push_back(assign(v("h2"), add64(op("and64", {v("hh"), u64(3)}), hi(v("ht1")))));
+  return f;
+}
+
+// poly1305_state_store: the inverse of the load for h2 <= 4.
+Function stream_state_store() {
+  Function f;
+  f.name = "poly1305_state_store";
+  f.params = {{Type::array(K::U8, 24, false), "acc"}, {kU64, "h0"}, {kU64, "h1"}, {kU64, "h2"}};
+  f.spec = kMul;
+  f.doc = "acc = h0, h1, h2 as three little-endian 64-bit words (h2 <= 4, so bytes 17..23 are zero).";
+  nlohmann::ordered_json c = {{"role", "poly1305.state_store"}, {"acc", {"h0", "h1", "h2"}}, {"state", "acc"}};
+  f.contract = c.dump();
+  f.body = {eval(call("store64_le", {v("acc"), v("h0")})), eval(call("store64_le", {at("acc", 8), v("h1")})),
+            eval(call("store64_le", {at("acc", 16), v("h2")}))};
+  return f;
+}
+
+std::vector<Stmt> stream_load_h(const Mul64 &) {
+  return {comment("h from the state (poly1305_state_load: h2 folded to <= 4).", kMul), decl(kU64, "h0"),
+          decl(kU64, "h1"), decl(kU64, "h2"),
+          eval(call("poly1305_state_load", {v("h0"), v("h1"), v("h2"), v("acc")}))};
+}
+
+std::vector<Stmt> stream_store_h() {
+  return {comment("h back into the state.", kMul),
+          eval(call("poly1305_state_store", {v("acc"), v("h0"), v("h1"), v("h2")}))};
+}
+
+std::vector<Stmt> stream_key(bool m) {
+  std::vector<Stmt> b = {decl(kU64, "r0", kMul), decl(kU64, "r1"), decl(kU64, "s1"),
+                         eval(call("poly1305_clamp", {v("r0"), v("r1"), v("s1"), v("otk")}))};
+  if (m) {
+    b.push_back(decl(kU64, "m0", u64(0)));
+    b.push_back(decl(kU64, "m1", u64(0)));
+  }
+  return b;
+}
+
+const char *const kStreamNote =
+    "acc is the 24-byte Poly1305 state (h0, h1, h2 little-endian, h2 <= 4; zero before the first block),\n"
+    "otk the 32-byte one-time key r || s (RFC 8439 2.6).";
+
+// chapoly_k_NAME_poly1305_update: absorb len / 16 whole 16-byte blocks (pad bit set) into acc.
+Function stream_poly_update(const Spec &s, const Mul64 &d) {
+  Function f;
+  f.name = fmt::format("chapoly_k_{}_poly1305_update", s.name);
+  f.exported = true;
+  f.params = {{Type::array(K::U8, 24, false), "acc"}, {kIn, "msg"}, {kSize, "len"},
+              {Type::array(K::U8, 32, true), "otk"}};
+  f.spec = kMul;
+  f.doc = fmt::format("chapoly_k_{}_poly1305_update: Poly1305 (RFC 8439 2.5) over the len / 16 whole 16-byte blocks of\n"
+                      "msg (each with its 2^128 pad bit; len % 16 bytes at the end are ignored), continuing the\n"
+                      "accumulator in acc: the AAD and length blocks of a streamed AEAD (RFC 8439 2.8).\n{}",
+                      s.name, kStreamNote);
+  nlohmann::ordered_json c = {{"role", "poly1305.update"}, {"state", "acc"}};
+  c.update(common_fields(s));
+  f.contract = c.dump();
+  auto &b = f.body;
+  for (auto &st : stream_key(false)) b.push_back(std::move(st));
+  for (auto &st : stream_load_h(d)) b.push_back(std::move(st));
+  Stmt loop = for_(kSize, "i", sz(0), op("shrsz", {v("len")}, 4),
+                   {absorb_at(at(v("msg"), op("mulsz", {v("i"), sz(16)})))}, kMul);
+  carry_h(loop, s, d, "msg", 16);
+  b.push_back(std::move(loop));
+  for (auto &st : stream_store_h()) b.push_back(std::move(st));
+  return f;
+}
+
+// chapoly_k_NAME_poly1305_finish: the tag from the state.
+Function stream_poly_finish(const Spec &s, const Mul64 &d) {
+  Function f;
+  f.name = fmt::format("chapoly_k_{}_poly1305_finish", s.name);
+  f.exported = true;
+  f.params = {{Type::array(K::U8, 16, false), "tag"}, {Type::array(K::U8, 24, true), "acc"},
+              {Type::array(K::U8, 32, true), "otk"}};
+  f.spec = kMul;
+  f.doc = fmt::format("chapoly_k_{}_poly1305_finish: tag = ((h mod p) + s) mod 2^128 (RFC 8439 2.5.1) for the\n"
+                      "accumulator in acc and s = otk[16..32). Writes only tag; the caller wipes acc.\n{}",
+                      s.name, kStreamNote);
+  nlohmann::ordered_json c = {{"role", "poly1305.finish"}, {"state", "acc"}};
+  c.update(common_fields(s));
+  f.contract = c.dump();
+  auto &b = f.body;
+  b.push_back(comment("r is not needed, but the clamp's read ties s to otk[16..32) (r || s, RFC 8439 2.5).", kMul));
+  for (auto &st : stream_key(false)) b.push_back(std::move(st));
+  for (auto &st : stream_load_h(d)) b.push_back(std::move(st));
+  b.push_back(eval(call("poly1305_final", {v("tag"), v("h0"), v("h1"), v("h2"), load64(at("otk", 16)),
+                                           load64(at("otk", 24))}), kMul));
+  return f;
+}
+
+// out[0..m) = in[0..m) XOR k[0..m) for m a multiple of 8: whole 64-bit words.
+Stmt stream_xor_words(Expr o, Expr i, Expr k, Expr m, const Spec &s) {
+  auto w = [](Expr p) { return at(p, op("mulsz", {v("i"), sz(8)})); };
+  return for_(kSize, "i", sz(0), op("shrsz", {m}, 3),
+              {eval(call("store64_le", {w(o), op("xor64", {load64(w(i)), load64(w(k))})}))}, bk(s));
+}
+
+// chapoly_k_NAME_seal_update / _open_update: len / 64 whole 64-byte chunks, keystream blocks
+// counter.., ciphertext absorbed into acc; the same loops as the one-shot kernels' bulk path.
+Function stream_text_update(const Spec &s, const Mul64 &d, bool seal) {
+  const int n = s.gpr_blocks;
+  const std::string blockfn = n == 1 ? "chacha20_block" : fmt::format("chacha20_block{}", n);
+  const std::string out = seal ? "ct" : "pt", in = seal ? "pt" : "ct";
+  const bool avx2 = s.isa == "x86_64-avx2";
+  Function f;
+  f.name = fmt::format("chapoly_k_{}_{}_update", s.name, seal ? "seal" : "open");
+  f.exported = true;
+  f.params = {{kOut, out}, {kIn, in}, {kSize, "len"}, {Type::array(K::U8, 24, false), "acc"},
+              {Type::array(K::U8, 32, true), "otk"}, {Type::array(K::U8, 12, true), "nonce"},
+              {Type::array(K::U8, 32, true), "key"}, {kU32, "counter"}};
+  f.spec = kIsa;
+  f.doc = fmt::format("chapoly_k_{}_{}_update: the whole 64-byte chunks of a streamed AEAD (RFC 8439 2.8): for the\n"
+                      "len / 64 chunks (len % 64 bytes at the end are ignored), {} = {} XOR the ChaCha20 keystream\n"
+                      "of blocks counter, counter + 1, ... (RFC 8439 2.4), and the ciphertext absorbed into acc\n"
+                      "({}). {} may equal {} exactly. Requires counter + len / 64 <= 2^32.\n{}",
+                      s.name, seal ? "seal" : "open", out, in,
+                      seal ? "after encrypting" : "before decrypting", out, in, kStreamNote);
+  nlohmann::ordered_json c = {{"role", seal ? "aead.seal_update" : "aead.open_update"}, {"state", "acc"},
+                              {"counter", "counter"}};
+  c.update(common_fields(s));
+  f.contract = c.dump();
+  auto &b = f.body;
+  for (auto &st : stream_key(avx2)) b.push_back(std::move(st));
+  for (auto &st : stream_load_h(d)) b.push_back(std::move(st));
+  b.push_back(decl(kSize, "off", sz(0), bk(s)));
+  b.push_back(decl(kU32, "ctr", v("counter")));
+  if (avx2) {
+    b.push_back(decl(Type::array(K::U8, 512, false), "ks", kBulk));
+    auto xor8 = [&](const char *fn, std::vector<Expr> extra) {
+      std::vector<Expr> a = {at(v(out), v("off")), at(v(in), v("off")), v("key"), v("nonce"), v("ctr")};
+      a.insert(a.end(), extra.begin(), extra.end());
+      return eval(call(fn, std::move(a)), kBulk);
+    };
+    std::vector<Expr> stitched = {v("h0"), v("h1"), v("h2"), v("r0"), v("r1"), v("s1"),
+                                  seal ? at(v("ct"), op("subsz", {v("off"), sz(512)})) : at(v("ct"), v("off"))};
+    std::vector<Stmt> wide;
+    wide.push_back(xor8("chacha20_xor8_mac", stitched));
+    wide.push_back(assign(v("off"), op("addsz", {v("off"), sz(512)}), kBulk));
+    wide.push_back(assign(v("ctr"), op("add32", {v("ctr"), u32(8)})));
+    Stmt wloop = while_(op("ge", {op("subsz", {v("len"), v("off")}), sz(512)}), std::move(wide), kBulk);
+    carry_h(wloop, s, d, "ct", 512);
+    b.push_back(comment("Eight blocks at a time, 32 Poly1305 steps stitched into their rounds (seal: the chunk\n"
+                        "the previous iteration encrypted), while 512 bytes remain.", kBulk));
+    if (seal) {
+      Stmt last = for_(kSize, "i", sz(0), sz(32),
+                       {absorb_at(at(at(v("ct"), op("subsz", {v("off"), sz(512)})), op("mulsz", {v("i"), sz(16)})))}, kMul);
+      carry_h(last, s, d, "ct", 16);
+      b.push_back(if_(op("ge", {v("len"), sz(512)}),
+                      {xor8("chacha20_xor8", {}), assign(v("off"), sz(512), kBulk),
+                       assign(v("ctr"), op("add32", {v("ctr"), u32(8)})), std::move(wloop),
+                       comment("The last chunk's ciphertext, encrypted by the last iteration.", kMul), std::move(last)},
+                      {}, kBulk));
+    } else {
+      b.push_back(std::move(wloop));
+    }
+    std::vector<Stmt> tail;
+    auto tks = [&](const char *fn) { return std::vector<Stmt>{eval(call(fn, {v("ks"), v("key"), v("nonce"), v("ctr")}))}; };
+    tail.push_back(decl(kSize, "rem", op("subsz", {v("whole"), v("off")})));
+    tail.push_back(if_(op("lt", {sz(256), v("rem")}), tks("chacha20_lanes8"), tks("chacha20_lanes4"), kBulk));
+    tail.push_back(decl(kIn, "ct_tail", at(v("ct"), v("off"))));
+    std::vector<Stmt> tmac = absorb_padded(s, d, "ct_tail", v("rem"));
+    Stmt txor = stream_xor_words(at(v(out), v("off")), at(v(in), v("off")), v("ks"), v("rem"), s);
+    if (!seal) tail.insert(tail.end(), tmac.begin(), tmac.end());
+    tail.push_back(std::move(txor));
+    if (seal) tail.insert(tail.end(), tmac.begin(), tmac.end());
+    b.push_back(comment("The last (len % 512) / 64 chunks: one pass of four or eight blocks of keystream.", kBulk));
+    b.push_back(decl(kSize, "whole", op("subsz", {v("len"), op("andsz", {v("len"), sz(63)})}), kBulk));
+    b.push_back(if_(op("lt", {v("off"), v("whole")}), std::move(tail), {}, kBulk));
+  } else {
+    b.push_back(decl(Type::array(K::U8, 64 * n, false), "ks", bk(s)));
+    auto chunk = [&](const std::string &fn, int blocks) {
+      std::vector<Stmt> body, mac;
+      for (int k = 0; k < 4 * blocks; ++k) mac.push_back(absorb_at(at(v("ct"), v("off")), static_cast<uint64_t>(16 * k)));
+      body.push_back(eval(call(fn, {v("ks"), v("key"), v("nonce"), v("ctr")}), bk(s)));
+      if (!seal) body.insert(body.end(), mac.begin(), mac.end());
+      body.push_back(stream_xor_words(at(v(out), v("off")), at(v(in), v("off")), v("ks"), sz(static_cast<uint64_t>(64 * blocks)), s));
+      if (seal) body.insert(body.end(), mac.begin(), mac.end());
+      body.push_back(assign(v("off"), op("addsz", {v("off"), sz(static_cast<uint64_t>(64 * blocks))}), bk(s)));
+      body.push_back(assign(v("ctr"), op("add32", {v("ctr"), u32(static_cast<uint64_t>(blocks))})));
+      Stmt loop = while_(op("ge", {op("subsz", {v("len"), v("off")}), sz(static_cast<uint64_t>(64 * blocks))}), std::move(body), bk(s));
+      carry_h(loop, s, d, "ct", 64 * blocks);
+      return loop;
+    };
+    b.push_back(comment(fmt::format("{} bytes per iteration, the {} ciphertext blocks absorbed ({}).", 64 * n, 4 * n,
+                                    seal ? "after encrypting" : "before decrypting"), bk(s)));
+    b.push_back(chunk(blockfn, n));
+    if (n > 1) b.push_back(chunk("chacha20_block", 1));
+  }
+  for (auto &st : stream_store_h()) b.push_back(std::move(st));
+  return f;
+}
+
 // --- interval reasoning over the block step (the style of bounds.cpp) ---------------------------
 
 struct Interval {
@@ -910,6 +1133,16 @@ struct Interval {
     }
   }
 };
+
+// The streaming entries (emitted/README.md, "Streaming entries"), after the one-shot ones.
+void add_stream_entries(Module &m, const Spec &s, const Mul64 &d) {
+  m.functions.push_back(stream_state_load(d));
+  m.functions.push_back(stream_state_store());
+  m.functions.push_back(stream_poly_update(s, d));
+  m.functions.push_back(stream_poly_finish(s, d));
+  m.functions.push_back(stream_text_update(s, d, true));
+  m.functions.push_back(stream_text_update(s, d, false));
+}
 
 }  // namespace
 
@@ -994,6 +1227,7 @@ Module build_scalar(const Spec &s, const Mul64 &d) {
   m.functions.push_back(aead(s, d, false));
   m.functions.push_back(poly_oneshot(s, d));
   m.functions.push_back(chacha_oneshot(s));
+  add_stream_entries(m, s, d);
   return m;
 }
 

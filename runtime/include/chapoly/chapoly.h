@@ -57,7 +57,11 @@ enum chapoly_status {
   CHAPOLY_ERR_ARG = -3,
   /* CHAPOLY_ERR_UNSUPPORTED: the requested backend is unknown, not built in, or cannot run on
    * this CPU and operating system; nothing was touched. */
-  CHAPOLY_ERR_UNSUPPORTED = -4
+  CHAPOLY_ERR_UNSUPPORTED = -4,
+  /* CHAPOLY_ERR_STATE: a streaming call out of order (AAD after text, encrypt after decrypt or
+   * the reverse, anything after final, verify or wipe, or a state never initialized); the state
+   * is unchanged and nothing was written. */
+  CHAPOLY_ERR_STATE = -5
 };
 
 /* chapoly_seal encrypts and authenticates `len` bytes of `pt` with the AEAD_CHACHA20_POLY1305
@@ -129,6 +133,73 @@ CHAPOLY_EXPORT int chapoly_select_backend(const char *name);
 
 /* chapoly_version returns the library's version as "MAJOR.MINOR.PATCH", a static string. */
 CHAPOLY_EXPORT const char *chapoly_version(void);
+
+/* ---- Streaming AEAD (RFC 8439, section 2.8, over a message given in pieces) -------------------
+ *
+ * The same construction as `chapoly_seal` / `chapoly_open`, for a message whose AAD and text
+ * arrive in any number of pieces: init, then any number of `chapoly_stream_aad` calls, then any
+ * number of `chapoly_stream_encrypt` (or `chapoly_stream_decrypt`) calls of any length, then
+ * `chapoly_stream_final` (or `chapoly_stream_verify`). The ciphertext and tag equal what the
+ * one-shot call gives for the concatenated AAD and text, for every split. Partial ChaCha20 and
+ * Poly1305 blocks are kept in the state between calls; every run of whole 64-byte blocks goes
+ * through the streaming kernels of the backend selected at init (see `chapoly_backend`).
+ *
+ * A `chapoly_stream` holds key material: wipe it (`chapoly_stream_final`, `chapoly_stream_verify`
+ * and `chapoly_stream_wipe` do) before its memory is reused. It may be copied (a copy continues
+ * independently) but never used by two threads at once; distinct states are independent. */
+
+/* CHAPOLY_STREAM_WORDS is the size of `chapoly_stream` in 64-bit words. */
+#define CHAPOLY_STREAM_WORDS 40
+
+/* chapoly_stream is the state of one streamed AEAD message. Its contents are private. */
+typedef struct chapoly_stream {
+  uint64_t opaque[CHAPOLY_STREAM_WORDS];
+} chapoly_stream;
+
+/* chapoly_stream_init starts a message under the 32-byte `key` and 12-byte `nonce` (RFC 8439,
+ * sections 2.3 and 2.8): it derives the one-time Poly1305 key from block 0 (section 2.6) with
+ * the backend `chapoly_backend` names now, which the state keeps for all its later calls. The
+ * (key, nonce) rule of `chapoly_seal` applies. `st`, `key` and `nonce` must not be NULL
+ * (`CHAPOLY_ERR_ARG`); `CHAPOLY_ERR_UNSUPPORTED` if no backend can be selected (see
+ * `chapoly_backend`). Any previous content of `*st` is overwritten. */
+CHAPOLY_EXPORT int chapoly_stream_init(chapoly_stream *st, const uint8_t key[32], const uint8_t nonce[12]);
+
+/* chapoly_stream_aad authenticates the next `aad_len` bytes of AAD. Allowed only before the
+ * first text call (`CHAPOLY_ERR_STATE` otherwise). `aad` may be NULL only if `aad_len` is 0
+ * (`CHAPOLY_ERR_ARG`). Returns `CHAPOLY_OK` on success. */
+CHAPOLY_EXPORT int chapoly_stream_aad(chapoly_stream *st, const uint8_t *aad, size_t aad_len);
+
+/* chapoly_stream_encrypt encrypts the next `len` bytes of plaintext `in` into `out` (ChaCha20,
+ * section 2.4, block counter from 1) and authenticates the ciphertext. `out` may equal `in`
+ * (in place); otherwise they must not overlap (`CHAPOLY_ERR_ARG`). `in` and `out` may be NULL
+ * only if `len` is 0. `CHAPOLY_ERR_STATE` after any decrypt call; `CHAPOLY_ERR_TOO_LONG` if the
+ * text of the message would exceed `CHAPOLY_MAX_LEN` bytes (the 32-bit block counter), checked
+ * before any keystream for this call is made; on any error the state and `out` are unchanged. */
+CHAPOLY_EXPORT int chapoly_stream_encrypt(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len);
+
+/* chapoly_stream_decrypt authenticates the next `len` bytes of ciphertext `in` and writes their
+ * plaintext to `out`; rules and errors as for `chapoly_stream_encrypt` (`CHAPOLY_ERR_STATE`
+ * after any encrypt call). The plaintext is released before the tag is checked and cannot be
+ * recalled: the caller must not act on it before `chapoly_stream_verify` returned `CHAPOLY_OK`
+ * (as with OpenSSL's EVP_DecryptUpdate). */
+CHAPOLY_EXPORT int chapoly_stream_decrypt(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len);
+
+/* chapoly_stream_final writes the 16-byte tag of an encrypted message (section 2.8: Poly1305
+ * over the padded AAD, the padded ciphertext and the two lengths) and wipes the state. Also
+ * valid after AAD only (an empty text). `CHAPOLY_ERR_STATE` after a decrypt call or on a
+ * finished state (the state is then unchanged); `CHAPOLY_ERR_ARG` if `tag` is NULL. */
+CHAPOLY_EXPORT int chapoly_stream_final(chapoly_stream *st, uint8_t tag[16]);
+
+/* chapoly_stream_verify computes the tag of a decrypted message, compares it with the 16 bytes
+ * at `tag` in constant time (section 4) and wipes the state. Returns `CHAPOLY_OK` if they match,
+ * `CHAPOLY_ERR_AUTH` if not (the plaintext already released must then be discarded),
+ * `CHAPOLY_ERR_STATE` after an encrypt call or on a finished state (unchanged), and
+ * `CHAPOLY_ERR_ARG` if `tag` is NULL. */
+CHAPOLY_EXPORT int chapoly_stream_verify(chapoly_stream *st, const uint8_t tag[16]);
+
+/* chapoly_stream_wipe zeroes the state (key, one-time key, keystream, accumulator) through a call
+ * the compiler cannot remove; later calls on it return `CHAPOLY_ERR_STATE`. NULL is ignored. */
+CHAPOLY_EXPORT void chapoly_stream_wipe(chapoly_stream *st);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -45,6 +45,37 @@ using Poly1305Fn = void (*)(uint8_t tag[16], const uint8_t *msg, size_t len,
 using ChaCha20Fn = void (*)(uint8_t *out, const uint8_t *in, size_t len, const uint8_t nonce[12],
                             const uint8_t key[32], uint32_t counter);
 
+// --- Streaming kernel ABI (emitted/README.md, "Streaming entries") -------------------------------
+// The Poly1305 accumulator travels between calls in a 24-byte state `acc` (h0, h1, h2 as
+// little-endian 64-bit words, h2 <= 4; all zero before the first block); `otk` is the 32-byte
+// one-time key r || s (RFC 8439 2.6). Callers check everything, as for the one-shot ABI.
+
+// PolyUpdateFn: absorb the len / 16 whole 16-byte blocks of msg (pad bit set) into acc.
+using PolyUpdateFn = void (*)(uint8_t acc[24], const uint8_t *msg, size_t len, const uint8_t otk[32]);
+// PolyFinishFn: tag = ((h mod p) + s) mod 2^128 for the h in acc and s = otk[16..32).
+using PolyFinishFn = void (*)(uint8_t tag[16], const uint8_t acc[24], const uint8_t otk[32]);
+// TextUpdateFn: the len / 64 whole 64-byte chunks: out = in XOR keystream of blocks counter..
+// (RFC 8439 2.4), the ciphertext (seal: out, open: in) absorbed into acc. Requires
+// counter + len / 64 <= 2^32; out may equal in.
+using TextUpdateFn = void (*)(uint8_t *out, const uint8_t *in, size_t len, uint8_t acc[24],
+                              const uint8_t otk[32], const uint8_t nonce[12], const uint8_t key[32],
+                              uint32_t counter);
+
+// StreamKernels: the streaming entries of one kernel family, with their own CPU check and scrub
+// (a backend may borrow another family's: avx512 streams through avx2_mul64).
+struct StreamKernels {
+  const char *family;  // the kernel family ("avx2_mul64", "scalar_mul64", "portable")
+  PolyUpdateFn poly1305_update;
+  PolyFinishFn poly1305_finish;
+  TextUpdateFn seal_update;
+  TextUpdateFn open_update;
+  const char *(*missing)();  // nullptr result: this CPU runs them
+  void (*scrub)();           // run once after the kernels of one API call, or nullptr
+};
+
+// The portable streaming entries (always built; runtime/src/portable/stream.cpp).
+const StreamKernels &portable_stream_kernels();
+
 // Backend: one implementation of the kernel ABI plus what the runtime needs around it.
 struct Backend {
   const char *name;           // "portable", "avx512", or a test variant's spec name
@@ -58,6 +89,9 @@ struct Backend {
   // scrub(), if not null, runs after every kernel call: it clears vector registers and the stack
   // below the caller that the kernel may have left holding key material or keystream.
   void (*scrub)();
+  // stream: the streaming entries chapoly_stream uses with this backend, or nullptr for the
+  // portable ones (a backend whose family has none: test variants, emulated builds).
+  const StreamKernels *stream;
 };
 
 // The portable reference (always built).
@@ -89,6 +123,17 @@ int seal_with(const Backend &b, uint8_t *ct, uint8_t tag[16], const uint8_t *pt,
               const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]);
 int open_with(const Backend &b, uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16],
               const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]);
+
+// stream_init_with: chapoly_stream_init on a given backend (tests; chapoly_stream_init uses the
+// selected one). Return codes as in chapoly.h.
+int stream_init_with(const Backend &b, void *st, const uint8_t key[32], const uint8_t nonce[12]);
+// stream_family names the streaming kernel family an initialized stream uses ("avx2_mul64",
+// "scalar_mul64", "portable"), or nullptr for a stream not initialized.
+const char *stream_family(const void *st);
+// stream_tag_any writes the tag of the message streamed so far, whichever direction, and wipes
+// the state (the provider compares a possibly truncated tag itself). CHAPOLY_ERR_STATE on a
+// state not initialized or finished.
+int stream_tag_any(void *st, uint8_t tag[16]);
 
 // --- Portable reference primitives (RFC 8439), for the AEAD and for the RFC A.1-A.4 tests ------
 
@@ -179,6 +224,9 @@ void hide_cpu_features_for_testing(uint32_t mask);
 // reset_backend_for_testing forgets the chosen backend, so the next call decides again from
 // CHAPOLY_BACKEND and the CPU, exactly as on first use. Tests only.
 void reset_backend_for_testing();
+// current_backend returns the backend the C API uses now (deciding it on first use, exactly as
+// chapoly_seal does): a linked backend, or the "none" backend whose entries are all nullptr.
+const Backend *current_backend();
 
 }  // namespace chapoly::internal
 

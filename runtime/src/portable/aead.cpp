@@ -61,7 +61,7 @@ void scrub_after_portable() {
 
 const Backend kPortable = {
     "portable", portable_seal, portable_open, poly1305, chacha20_xor, portable_missing,
-    scrub_after_portable,
+    scrub_after_portable, nullptr,
 };
 }  // namespace
 

@@ -1,0 +1,247 @@
+// stream.cpp: the streaming C API (chapoly.h, "Streaming AEAD"). The state parks the partial
+// ChaCha20 block (its keystream) and the partial Poly1305 block (its bytes) between calls and
+// hands every run of whole 64-byte blocks in between to the streaming kernels of the backend
+// selected at init (emitted/README.md, "Streaming entries"); the AAD's whole 16-byte blocks and
+// the lengths block go through the same family's Poly1305 update entry.
+#include <string.h>
+
+#include <chapoly/chapoly.h>
+
+#include "internal/chapoly_internal.h"
+
+namespace chapoly::internal {
+namespace {
+
+constexpr uint64_t kMagic = 0x6d61657274737063ULL;  // "cpstream"
+
+enum Phase : uint32_t { kAad = 1, kEncrypt = 2, kDecrypt = 3 };
+
+struct State {
+  uint64_t magic;             // kMagic while usable; 0 after final/verify/wipe
+  const StreamKernels *k;     // the streaming entries of the backend chosen at init
+  const Backend *b;           // its keystream entry (chacha20) makes the parked blocks
+  uint64_t aad_len, text_len; // bytes so far
+  uint32_t phase, counter;    // counter: the next whole keystream block (text_len / 64 + 1, rounded up)
+  uint32_t pbuf_len, pad0;    // bytes parked in pbuf (< 16)
+  uint8_t key[32], otk[32], acc[24], ks[64], pbuf[16], nonce[12];
+};
+static_assert(sizeof(State) <= sizeof(chapoly_stream), "CHAPOLY_STREAM_WORDS too small");
+static_assert(alignof(State) <= alignof(chapoly_stream), "chapoly_stream alignment");
+
+State *as_state(chapoly_stream *st) { return reinterpret_cast<State *>(st); }
+
+bool overlaps(const void *a, size_t alen, const void *b, size_t blen) {
+  if (alen == 0 || blen == 0) return false;
+  uintptr_t x = reinterpret_cast<uintptr_t>(a), y = reinterpret_cast<uintptr_t>(b);
+  return x < y ? (y - x) < alen : (x - y) < blen;
+}
+
+// One keystream block for block `counter` with the backend's ChaCha20 entry.
+void keystream_block(const State &s, uint8_t out[64], uint32_t counter) {
+  memset(out, 0, 64);
+  s.b->chacha20(out, out, 64, s.nonce, s.key, counter);
+}
+
+// Poly1305 over bytes, parking a partial block: whole blocks of `p` straight from the caller's
+// buffer through the family's update entry.
+void absorb_bytes(State &s, const uint8_t *p, size_t n) {
+  if (s.pbuf_len != 0) {
+    size_t take = 16 - s.pbuf_len < n ? 16 - s.pbuf_len : n;
+    memcpy(s.pbuf + s.pbuf_len, p, take);
+    s.pbuf_len += static_cast<uint32_t>(take);
+    p += take;
+    n -= take;
+    if (s.pbuf_len < 16) return;
+    s.k->poly1305_update(s.acc, s.pbuf, 16, s.otk);
+    s.pbuf_len = 0;
+  }
+  size_t whole = n & ~static_cast<size_t>(15);
+  if (whole != 0) s.k->poly1305_update(s.acc, p, whole, s.otk);
+  memcpy(s.pbuf, p + whole, n - whole);
+  s.pbuf_len = static_cast<uint32_t>(n - whole);
+}
+
+// out = in XOR ks for n < 64 bytes, the ciphertext absorbed: open absorbs `in` before it is
+// overwritten (in == out allowed), seal absorbs `out` after.
+void xor_span(State &s, bool seal, uint8_t *out, const uint8_t *in, const uint8_t *ks, size_t n) {
+  if (!seal) absorb_bytes(s, in, n);
+  for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(in[i] ^ ks[i]);
+  if (seal) absorb_bytes(s, out, n);
+}
+
+// Zero padding to 16 bytes (RFC 8439 2.8) of the AAD or the ciphertext absorbed so far.
+void pad16(State &s) {
+  if (s.pbuf_len == 0) return;
+  memset(s.pbuf + s.pbuf_len, 0, 16 - s.pbuf_len);
+  s.k->poly1305_update(s.acc, s.pbuf, 16, s.otk);
+  s.pbuf_len = 0;
+}
+
+// The register and stack scrub runs once per message, when final/verify end it (and in wipe): the
+// state itself holds the key, the one-time key and the parked keystream between calls, so a
+// scrub after every call would protect nothing more and cost ~100 ns per call.
+// The backend's scrub covers its streaming family's registers too (avx512's zeroes zmm0-31, which
+// holds ymm0-15 of the avx2 entries it borrows); one stack burn either way.
+void scrub(const State &s) {
+  if (s.b->scrub != nullptr) s.b->scrub();
+  else if (s.k->scrub != nullptr) s.k->scrub();
+}
+
+int text(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len, bool seal) {
+  if (st == nullptr) return CHAPOLY_ERR_ARG;
+  State &s = *as_state(st);
+  if (s.magic != kMagic) return CHAPOLY_ERR_STATE;
+  const Phase want = seal ? kEncrypt : kDecrypt;
+  if (s.phase != kAad && s.phase != want) return CHAPOLY_ERR_STATE;
+  if (len != 0 && (out == nullptr || in == nullptr)) return CHAPOLY_ERR_ARG;
+  if (static_cast<uint64_t>(len) > CHAPOLY_MAX_LEN - s.text_len) return CHAPOLY_ERR_TOO_LONG;
+  if (out != in && overlaps(out, len, in, len)) return CHAPOLY_ERR_ARG;
+  if (overlaps(out, len, &s, sizeof s)) return CHAPOLY_ERR_ARG;
+  if (s.phase == kAad) {
+    pad16(s);
+    s.phase = want;
+  }
+  size_t used = static_cast<size_t>(s.text_len & 63);
+  // 1. The parked keystream block, byte by byte (in == out allowed: each byte read first).
+  if (used != 0) {
+    size_t n = 64 - used < len ? 64 - used : len;
+    xor_span(s, seal, out, in, s.ks + used, n);
+    in += n;
+    out += n;
+    len -= n;
+    s.text_len += n;
+  }
+  // 2. Whole 64-byte blocks through the fused kernels (the Poly1305 buffer is empty here: the
+  // text is 64-byte aligned).
+  size_t whole = len & ~static_cast<size_t>(63);
+  if (whole != 0) {
+    (seal ? s.k->seal_update : s.k->open_update)(out, in, whole, s.acc, s.otk, s.nonce, s.key, s.counter);
+    s.counter += static_cast<uint32_t>(whole / 64);
+    in += whole;
+    out += whole;
+    len -= whole;
+    s.text_len += whole;
+  }
+  // 3. The rest: a new keystream block, parked for the next call.
+  if (len != 0) {
+    keystream_block(s, s.ks, s.counter);
+    s.counter += 1;
+    xor_span(s, seal, out, in, s.ks, len);
+    s.text_len += len;
+  }
+  return CHAPOLY_OK;
+}
+
+// The tag over what was absorbed, then the state is wiped.
+void finish(State &s, uint8_t tag[16]) {
+  pad16(s);
+  uint8_t lens[16];
+  for (int i = 0; i < 8; ++i) {
+    lens[i] = static_cast<uint8_t>(s.aad_len >> (8 * i));
+    lens[8 + i] = static_cast<uint8_t>(s.text_len >> (8 * i));
+  }
+  s.k->poly1305_update(s.acc, lens, 16, s.otk);
+  s.k->poly1305_finish(tag, s.acc, s.otk);
+  scrub(s);
+  secure_wipe(&s, sizeof(chapoly_stream));  // `s` starts a chapoly_stream: wipe all of it
+}
+
+}  // namespace
+
+int stream_init_with(const Backend &b, void *stp, const uint8_t key[32], const uint8_t nonce[12]) {
+  if (stp == nullptr || key == nullptr || nonce == nullptr) return CHAPOLY_ERR_ARG;
+  if (b.chacha20 == nullptr || b.missing == nullptr || b.missing() != nullptr) return CHAPOLY_ERR_UNSUPPORTED;
+  State s;
+  memset(&s, 0, sizeof s);
+  s.b = &b;
+  // The backend's own streaming family when this CPU runs it (avx512 borrows avx2_mul64, whose
+  // AVX2 check runs here even though every AVX-512 CPU has AVX2), else the portable entries.
+  s.k = b.stream != nullptr && b.stream->missing() == nullptr ? b.stream : &portable_stream_kernels();
+  memcpy(s.key, key, 32);
+  memcpy(s.nonce, nonce, 12);
+  keystream_block(s, s.ks, 0);  // block 0: the one-time key r || s (RFC 8439 2.6)
+  memcpy(s.otk, s.ks, 32);
+  secure_wipe(s.ks, sizeof s.ks);
+  s.counter = 1;
+  s.phase = kAad;
+  s.magic = kMagic;
+  secure_wipe(stp, sizeof(chapoly_stream));  // the words after State too: all zero after a wipe
+  memcpy(stp, &s, sizeof s);
+  secure_wipe(&s, sizeof s);
+  return CHAPOLY_OK;
+}
+
+int stream_tag_any(void *stp, uint8_t tag[16]) {
+  State &s = *static_cast<State *>(stp);
+  if (s.magic != kMagic) return CHAPOLY_ERR_STATE;
+  finish(s, tag);
+  return CHAPOLY_OK;
+}
+
+const char *stream_family(const void *stp) {
+  const State *s = static_cast<const State *>(stp);
+  return s->magic == kMagic ? s->k->family : nullptr;
+}
+
+}  // namespace chapoly::internal
+
+using chapoly::internal::State;
+using chapoly::internal::as_state;
+
+extern "C" {
+
+int chapoly_stream_init(chapoly_stream *st, const uint8_t key[32], const uint8_t nonce[12]) {
+  if (st == nullptr || key == nullptr || nonce == nullptr) return CHAPOLY_ERR_ARG;
+  const chapoly::internal::Backend *b = chapoly::internal::current_backend();
+  if (b->chacha20 == nullptr) return CHAPOLY_ERR_UNSUPPORTED;
+  return chapoly::internal::stream_init_with(*b, st, key, nonce);
+}
+
+int chapoly_stream_aad(chapoly_stream *st, const uint8_t *aad, size_t aad_len) {
+  if (st == nullptr) return CHAPOLY_ERR_ARG;
+  State &s = *as_state(st);
+  if (s.magic != chapoly::internal::kMagic) return CHAPOLY_ERR_STATE;
+  if (s.phase != chapoly::internal::kAad) return CHAPOLY_ERR_STATE;
+  if (aad_len != 0 && aad == nullptr) return CHAPOLY_ERR_ARG;
+  chapoly::internal::absorb_bytes(s, aad, aad_len);
+  s.aad_len += aad_len;
+  return CHAPOLY_OK;
+}
+
+int chapoly_stream_encrypt(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len) {
+  return chapoly::internal::text(st, out, in, len, true);
+}
+
+int chapoly_stream_decrypt(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len) {
+  return chapoly::internal::text(st, out, in, len, false);
+}
+
+int chapoly_stream_final(chapoly_stream *st, uint8_t tag[16]) {
+  if (st == nullptr) return CHAPOLY_ERR_ARG;
+  State &s = *as_state(st);
+  if (s.magic != chapoly::internal::kMagic || s.phase == chapoly::internal::kDecrypt) return CHAPOLY_ERR_STATE;
+  if (tag == nullptr) return CHAPOLY_ERR_ARG;
+  chapoly::internal::finish(s, tag);
+  return CHAPOLY_OK;
+}
+
+int chapoly_stream_verify(chapoly_stream *st, const uint8_t tag[16]) {
+  if (st == nullptr) return CHAPOLY_ERR_ARG;
+  State &s = *as_state(st);
+  if (s.magic != chapoly::internal::kMagic || s.phase == chapoly::internal::kEncrypt) return CHAPOLY_ERR_STATE;
+  if (tag == nullptr) return CHAPOLY_ERR_ARG;
+  uint8_t computed[16];
+  chapoly::internal::finish(s, computed);
+  int ok = chapoly::internal::ct_equal(computed, tag, 16);
+  chapoly::internal::secure_wipe(computed, sizeof computed);
+  return ok ? CHAPOLY_OK : CHAPOLY_ERR_AUTH;
+}
+
+void chapoly_stream_wipe(chapoly_stream *st) {
+  if (st == nullptr) return;
+  State &s = *as_state(st);
+  if (s.magic == chapoly::internal::kMagic) chapoly::internal::scrub(s);
+  chapoly::internal::secure_wipe(st, sizeof *st);
+}
+
+}  // extern "C"

@@ -1,0 +1,323 @@
+// test_stream.cpp: the streaming API (chapoly.h, "Streaming AEAD") on every backend against the
+// same backend's one-shot call and OpenSSL's EVP_chacha20_poly1305: every split point of the AAD
+// and of the text (independently) for messages up to 300 bytes, many small calls, large calls
+// that cross the fused kernels' 64- and 512-byte chunks, in place; then the state machine
+// (CHAPOLY_ERR_STATE), CHAPOLY_ERR_TOO_LONG before any output, and the wipe.
+#include <algorithm>
+#include <cstring>
+
+#include <chapoly/chapoly.h>
+
+#include "support/harness.h"
+
+namespace chapoly::test {
+namespace {
+
+using chapoly::internal::open_with;
+using chapoly::internal::seal_with;
+using chapoly::internal::stream_family;
+using chapoly::internal::stream_init_with;
+
+// A message cut into pieces: the AAD at the offsets `aad_cuts`, the text at `text_cuts`
+// (ascending, each within the length; repeated cuts make empty calls).
+struct Plan {
+  std::vector<size_t> aad_cuts, text_cuts;
+};
+
+std::vector<std::pair<size_t, size_t>> pieces(size_t len, const std::vector<size_t> &cuts) {
+  std::vector<std::pair<size_t, size_t>> out;
+  size_t at = 0;
+  for (size_t c : cuts) {
+    out.push_back({at, c - at});
+    at = c;
+  }
+  out.push_back({at, len - at});
+  return out;
+}
+
+class Stream : public BackendTest {
+ protected:
+  void SetUp() override {
+    BackendTest::SetUp();
+    if (IsSkipped()) return;
+    rng_.fill(key_, sizeof key_);
+    rng_.fill(nonce_, sizeof nonce_);
+  }
+
+  // Streams seal and open of (aad, pt) on the backend under `plan`; checks against `want_ct` /
+  // `want_tag`; `in_place` encrypts and decrypts with out == in.
+  void check(const Bytes &aad, const Bytes &pt, const Bytes &want_ct, const uint8_t want_tag[16],
+             const Plan &plan, bool in_place) {
+    auto ctx = [&] {
+      testing::Message m;
+      m << b().name << " aad=" << aad.size() << " len=" << pt.size() << " aad cuts:";
+      for (size_t c : plan.aad_cuts) m << " " << c;
+      m << " text cuts:";
+      for (size_t c : plan.text_cuts) m << " " << c;
+      if (in_place) m << " in-place";
+      return m;
+    };
+    chapoly_stream st;
+    ASSERT_EQ(stream_init_with(b(), &st, key_, nonce_), CHAPOLY_OK);
+    for (auto [at, n] : pieces(aad.size(), plan.aad_cuts))
+      ASSERT_EQ(chapoly_stream_aad(&st, aad.data() + at, n), CHAPOLY_OK) << ctx();
+    Bytes buf = pt, ct(pt.size());
+    for (auto [at, n] : pieces(pt.size(), plan.text_cuts)) {
+      uint8_t *out = in_place ? buf.data() + at : ct.data() + at;
+      ASSERT_EQ(chapoly_stream_encrypt(&st, out, buf.data() + at, n), CHAPOLY_OK) << ctx();
+    }
+    if (in_place) ct = buf;
+    uint8_t tag[16];
+    ASSERT_EQ(chapoly_stream_final(&st, tag), CHAPOLY_OK) << ctx();
+    ASSERT_TRUE(ct == want_ct) << ctx() << ": ciphertext differs";
+    ASSERT_EQ(to_hex(tag, 16), to_hex(want_tag, 16)) << ctx() << ": tag differs";
+
+    ASSERT_EQ(stream_init_with(b(), &st, key_, nonce_), CHAPOLY_OK);
+    for (auto [at, n] : pieces(aad.size(), plan.aad_cuts))
+      ASSERT_EQ(chapoly_stream_aad(&st, aad.data() + at, n), CHAPOLY_OK) << ctx();
+    Bytes back = ct, dec(pt.size());
+    for (auto [at, n] : pieces(pt.size(), plan.text_cuts)) {
+      uint8_t *out = in_place ? back.data() + at : dec.data() + at;
+      ASSERT_EQ(chapoly_stream_decrypt(&st, out, back.data() + at, n), CHAPOLY_OK) << ctx();
+    }
+    if (in_place) dec = back;
+    ASSERT_EQ(chapoly_stream_verify(&st, tag), CHAPOLY_OK) << ctx();
+    ASSERT_TRUE(dec == pt) << ctx() << ": decryption differs";
+  }
+
+  // The reference: OpenSSL's seal, which the backend's one-shot call must match too.
+  void reference(const Bytes &aad, const Bytes &pt, Bytes &ct, uint8_t tag[16]) {
+    ct.assign(pt.size(), 0);
+    openssl_seal(ct.data(), tag, pt.data(), pt.size(), aad.data(), aad.size(), nonce_, key_);
+    Bytes mine(pt.size());
+    uint8_t mine_tag[16];
+    ASSERT_EQ(seal_with(b(), mine.data(), mine_tag, pt.data(), pt.size(), aad.data(), aad.size(), nonce_,
+                        key_),
+              CHAPOLY_OK);
+    ASSERT_TRUE(mine == ct) << b().name << ": one-shot ciphertext differs from OpenSSL";
+    ASSERT_EQ(to_hex(mine_tag, 16), to_hex(tag, 16)) << b().name << ": one-shot tag differs from OpenSSL";
+  }
+
+  Rng rng_{0x57ea0001};
+  uint8_t key_[32], nonce_[12];
+};
+
+// The streaming family each backend uses: its own fused entries, avx512 the avx2 ones.
+TEST_P(Stream, UsesTheBackendsStreamingKernels) {
+  chapoly_stream st;
+  ASSERT_EQ(stream_init_with(b(), &st, key_, nonce_), CHAPOLY_OK);
+  std::string fam = stream_family(&st);
+  std::string name = b().name;
+  if (name == "avx512" || name == "avx2") EXPECT_EQ(fam, "avx2_mul64");
+  else if (name == "scalar") EXPECT_EQ(fam, "scalar_mul64");
+  else EXPECT_EQ(fam, b().stream != nullptr ? b().stream->family : "portable");
+  chapoly_stream_wipe(&st);
+}
+
+// Backends without streaming entries of their own (test variants, emulated builds) stream through
+// the portable entries, which the portable backend covers at every split; for them only every
+// seventh split point (their keystream entry still makes every parked block).
+size_t split_stride(const Backend &b) {
+  return b.stream == nullptr && std::string(b.name) != "portable" ? 7 : 1;
+}
+
+// Every text split point (two calls) of every length 0..300, the AAD (13, 16 or 37 bytes) split
+// at a point that moves independently of the text's.
+TEST_P(Stream, EveryTextSplitTo300) {
+  const size_t aad_lens[] = {0, 13, 16, 37};
+  for (size_t len = 0; len <= 300; ++len) {
+    Bytes aad = rng_.bytes(aad_lens[len % 4]), pt = rng_.bytes(len), ct;
+    uint8_t tag[16];
+    reference(aad, pt, ct, tag);
+    for (size_t k = 0; k <= len; k += split_stride(b())) {
+      Plan p{{(k * 7) % (aad.size() + 1)}, {k}};
+      check(aad, pt, ct, tag, p, k % 5 == 0);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+// Every AAD split point (two calls) of every AAD length 0..300, with texts of 0..130 bytes split
+// at a point that moves independently.
+TEST_P(Stream, EveryAadSplitTo300) {
+  for (size_t alen = 0; alen <= 300; ++alen) {
+    Bytes aad = rng_.bytes(alen), pt = rng_.bytes(alen % 131), ct;
+    uint8_t tag[16];
+    reference(aad, pt, ct, tag);
+    for (size_t j = 0; j <= alen; j += split_stride(b())) {
+      Plan p{{j}, {(j * 11) % (pt.size() + 1)}};
+      check(aad, pt, ct, tag, p, false);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+// Many small calls (1..17 bytes, empty calls too) for both AAD and text, lengths up to 300.
+TEST_P(Stream, ManySmallCalls) {
+  for (size_t len = 0; len <= 300; len += 7) {
+    Bytes aad = rng_.bytes(len % 41), pt = rng_.bytes(len), ct;
+    uint8_t tag[16];
+    reference(aad, pt, ct, tag);
+    for (int rep = 0; rep < 3; ++rep) {
+      Plan p;
+      for (size_t at = 0; at < aad.size();) p.aad_cuts.push_back(at = std::min(aad.size(), at + rng_.below(6)));
+      for (size_t at = 0; at < pt.size();) p.text_cuts.push_back(at = std::min(pt.size(), at + rng_.below(18)));
+      check(aad, pt, ct, tag, p, rep == 1);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+// Large calls around the fused kernels' chunk sizes (64 bytes; 512 in the avx2 entries): random
+// cuts, and cuts that leave whole runs of 1..20 chunks between parked blocks.
+TEST_P(Stream, LargeCallsAcrossChunks) {
+  const size_t lens[] = {511, 512, 513, 1023, 1024, 1088, 1600, 2047, 4096 + 37, 9000};
+  for (size_t len : lens) {
+    Bytes aad = rng_.bytes(len % 29), pt = rng_.bytes(len), ct;
+    uint8_t tag[16];
+    reference(aad, pt, ct, tag);
+    for (int rep = 0; rep < 12; ++rep) {
+      Plan p;
+      size_t at = 0;
+      while (at < len) {
+        size_t step = rep % 3 == 0 ? rng_.below(1200) : rep % 3 == 1 ? 64 * (1 + rng_.below(20)) + rng_.below(3)
+                                                                    : 1 + rng_.below(80);
+        at = std::min(len, at + step);
+        p.text_cuts.push_back(at);
+      }
+      check(aad, pt, ct, tag, p, rep % 4 == 1);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+// A spread of lengths to 1 MiB, three random cuts each.
+TEST_P(Stream, SpreadTo1MiB) {
+  for (size_t len = 1000; len <= (size_t{1} << 20); len = len * 3 + 17) {
+    Bytes aad = rng_.bytes(len % 50), pt = rng_.bytes(len), ct;
+    uint8_t tag[16];
+    reference(aad, pt, ct, tag);
+    Plan p;
+    std::vector<size_t> cuts = {rng_.below(static_cast<uint32_t>(len)), rng_.below(static_cast<uint32_t>(len)),
+                                rng_.below(static_cast<uint32_t>(len))};
+    std::sort(cuts.begin(), cuts.end());
+    p.text_cuts = cuts;
+    check(aad, pt, ct, tag, p, false);
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST_P(Stream, TamperedTagIsRejected) {
+  Bytes aad = rng_.bytes(20), pt = rng_.bytes(100), ct;
+  uint8_t tag[16];
+  reference(aad, pt, ct, tag);
+  for (int bit = 0; bit < 128; bit += 9) {
+    uint8_t bad[16];
+    std::memcpy(bad, tag, 16);
+    bad[bit / 8] ^= static_cast<uint8_t>(1u << (bit % 8));
+    chapoly_stream st;
+    ASSERT_EQ(stream_init_with(b(), &st, key_, nonce_), CHAPOLY_OK);
+    ASSERT_EQ(chapoly_stream_aad(&st, aad.data(), aad.size()), CHAPOLY_OK);
+    Bytes out(pt.size());
+    ASSERT_EQ(chapoly_stream_decrypt(&st, out.data(), ct.data(), ct.size()), CHAPOLY_OK);
+    ASSERT_EQ(chapoly_stream_verify(&st, bad), CHAPOLY_ERR_AUTH) << "bit " << bit;
+    // verify wiped the state even on failure
+    for (uint64_t w : st.opaque) ASSERT_EQ(w, 0u);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Stream, testing::ValuesIn(all_backends()), backend_param_name);
+
+// --- the state machine and the errors, through the C API ------------------------------------------
+
+class StreamApi : public testing::Test {
+ protected:
+  uint8_t key[32] = {1, 2, 3}, nonce[12] = {4, 5, 6};
+  uint8_t buf[256] = {7}, out[256], tag[16];
+};
+
+bool all_zero(const chapoly_stream &st) {
+  return std::all_of(std::begin(st.opaque), std::end(st.opaque), [](uint64_t w) { return w == 0; });
+}
+
+TEST_F(StreamApi, CallsOutOfOrderReturnErrState) {
+  chapoly_stream st;
+  ASSERT_EQ(chapoly_stream_init(&st, key, nonce), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_encrypt(&st, out, buf, 10), CHAPOLY_OK);
+  chapoly_stream snap = st;
+  EXPECT_EQ(chapoly_stream_aad(&st, buf, 1), CHAPOLY_ERR_STATE);       // AAD after text
+  EXPECT_EQ(chapoly_stream_decrypt(&st, out, buf, 1), CHAPOLY_ERR_STATE);  // decrypt after encrypt
+  EXPECT_EQ(chapoly_stream_verify(&st, tag), CHAPOLY_ERR_STATE);        // verify after encrypt
+  EXPECT_EQ(std::memcmp(&snap, &st, sizeof st), 0) << "a refused call changed the state";
+  ASSERT_EQ(chapoly_stream_final(&st, tag), CHAPOLY_OK);
+  EXPECT_TRUE(all_zero(st)) << "final must wipe the state";
+  EXPECT_EQ(chapoly_stream_encrypt(&st, out, buf, 1), CHAPOLY_ERR_STATE);  // anything after final
+  EXPECT_EQ(chapoly_stream_aad(&st, buf, 1), CHAPOLY_ERR_STATE);
+  EXPECT_EQ(chapoly_stream_final(&st, tag), CHAPOLY_ERR_STATE);
+
+  ASSERT_EQ(chapoly_stream_init(&st, key, nonce), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_decrypt(&st, out, buf, 10), CHAPOLY_OK);
+  EXPECT_EQ(chapoly_stream_encrypt(&st, out, buf, 1), CHAPOLY_ERR_STATE);  // encrypt after decrypt
+  EXPECT_EQ(chapoly_stream_final(&st, tag), CHAPOLY_ERR_STATE);            // final after decrypt
+  EXPECT_EQ(chapoly_stream_verify(&st, tag), CHAPOLY_ERR_AUTH);            // a wrong tag, then wiped
+  EXPECT_TRUE(all_zero(st)) << "verify must wipe the state";
+  EXPECT_EQ(chapoly_stream_verify(&st, tag), CHAPOLY_ERR_STATE);
+
+  ASSERT_EQ(chapoly_stream_init(&st, key, nonce), CHAPOLY_OK);
+  chapoly_stream_wipe(&st);
+  EXPECT_TRUE(all_zero(st));
+  EXPECT_EQ(chapoly_stream_aad(&st, buf, 1), CHAPOLY_ERR_STATE);  // after wipe
+  chapoly_stream_wipe(nullptr);
+}
+
+TEST_F(StreamApi, ArgumentErrors) {
+  chapoly_stream st;
+  EXPECT_EQ(chapoly_stream_init(nullptr, key, nonce), CHAPOLY_ERR_ARG);
+  EXPECT_EQ(chapoly_stream_init(&st, nullptr, nonce), CHAPOLY_ERR_ARG);
+  EXPECT_EQ(chapoly_stream_init(&st, key, nullptr), CHAPOLY_ERR_ARG);
+  ASSERT_EQ(chapoly_stream_init(&st, key, nonce), CHAPOLY_OK);
+  EXPECT_EQ(chapoly_stream_aad(&st, nullptr, 1), CHAPOLY_ERR_ARG);
+  EXPECT_EQ(chapoly_stream_aad(&st, nullptr, 0), CHAPOLY_OK);
+  EXPECT_EQ(chapoly_stream_encrypt(&st, nullptr, buf, 1), CHAPOLY_ERR_ARG);
+  EXPECT_EQ(chapoly_stream_encrypt(&st, out, nullptr, 1), CHAPOLY_ERR_ARG);
+  EXPECT_EQ(chapoly_stream_encrypt(&st, buf + 1, buf, 10), CHAPOLY_ERR_ARG);  // partial overlap
+  EXPECT_EQ(chapoly_stream_encrypt(&st, nullptr, nullptr, 0), CHAPOLY_OK);
+  EXPECT_EQ(chapoly_stream_final(&st, nullptr), CHAPOLY_ERR_ARG);
+  chapoly_stream_wipe(&st);
+}
+
+// A text call that would pass 2^38 - 64 bytes returns CHAPOLY_ERR_TOO_LONG before it touches
+// anything (the buffers are far too small: any write or keystream use would be caught by ASan or
+// change `out`), also after earlier text.
+TEST_F(StreamApi, TooLongBeforeAnyKeystream) {
+  chapoly_stream st;
+  ASSERT_EQ(chapoly_stream_init(&st, key, nonce), CHAPOLY_OK);
+  std::memset(out, 0x5a, sizeof out);
+  EXPECT_EQ(chapoly_stream_encrypt(&st, out, buf, static_cast<size_t>(CHAPOLY_MAX_LEN) + 1), CHAPOLY_ERR_TOO_LONG);
+  ASSERT_EQ(chapoly_stream_encrypt(&st, out, buf, 100), CHAPOLY_OK);
+  chapoly_stream snap = st;
+  uint8_t mark[256];
+  std::memcpy(mark, out, sizeof out);
+  EXPECT_EQ(chapoly_stream_encrypt(&st, out, buf, static_cast<size_t>(CHAPOLY_MAX_LEN) - 99), CHAPOLY_ERR_TOO_LONG);
+  EXPECT_EQ(std::memcmp(&snap, &st, sizeof st), 0);
+  EXPECT_EQ(std::memcmp(mark, out, sizeof out), 0);
+  chapoly_stream_wipe(&st);
+}
+
+// The C API streams on the selected backend and matches chapoly_seal.
+TEST_F(StreamApi, MatchesOneShotOnTheSelectedBackend) {
+  uint8_t aad[40] = {9}, ct[256], want[256], want_tag[16];
+  ASSERT_EQ(chapoly_seal(want, want_tag, buf, 200, aad, 40, nonce, key), CHAPOLY_OK);
+  chapoly_stream st;
+  ASSERT_EQ(chapoly_stream_init(&st, key, nonce), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_aad(&st, aad, 17), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_aad(&st, aad + 17, 23), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_encrypt(&st, ct, buf, 70), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_encrypt(&st, ct + 70, buf + 70, 130), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_final(&st, tag), CHAPOLY_OK);
+  EXPECT_EQ(std::memcmp(ct, want, 200), 0);
+  EXPECT_EQ(std::memcmp(tag, want_tag, 16), 0);
+}
+
+}  // namespace
+}  // namespace chapoly::test
