@@ -524,3 +524,168 @@ void chapoly_k_rv64_mul64_chacha20(uint8_t *out, const uint8_t *in, size_t len, 
     }
   }
 }
+
+// spec: spec/rv64_mul64.toml:25 poly1305.multiplier
+// h = le64(acc[0..8)) + 2^64 le64(acc[8..16)) + 2^128 acc[16] (mod 2^130 - 5), with h2 <= 4: the
+// accumulator a streaming kernel left in the state (bytes 17..23 are zero and not read).
+// chapoly-contract: {"role":"poly1305.state_load","acc":["h0","h1","h2"],"state":"acc"}
+static inline void poly1305_state_load(uint64_t &h0, uint64_t &h1, uint64_t &h2, const uint8_t acc[24]) {
+  uint64_t hh = (uint64_t)acc[16];
+  uint64_t hc = (hh >> 2) + (hh & 0xfffffffffffffffc);
+  unsigned __int128 ht0 = (unsigned __int128)load64_le(acc) + hc;
+  h0 = (uint64_t)ht0;
+  unsigned __int128 ht1 = (unsigned __int128)load64_le(acc + 8) + (uint64_t)(ht0 >> 64);
+  h1 = (uint64_t)ht1;
+  h2 = (hh & 3) + (uint64_t)(ht1 >> 64);
+}
+
+// spec: spec/rv64_mul64.toml:25 poly1305.multiplier
+// acc = h0, h1, h2 as three little-endian 64-bit words (h2 <= 4, so bytes 17..23 are zero).
+// chapoly-contract: {"role":"poly1305.state_store","acc":["h0","h1","h2"],"state":"acc"}
+static inline void poly1305_state_store(uint8_t acc[24], uint64_t h0, uint64_t h1, uint64_t h2) {
+  store64_le(acc, h0);
+  store64_le(acc + 8, h1);
+  store64_le(acc + 16, h2);
+}
+
+// spec: spec/rv64_mul64.toml:25 poly1305.multiplier
+// chapoly_k_rv64_mul64_poly1305_update: Poly1305 (RFC 8439 2.5) over the len / 16 whole 16-byte blocks of
+// msg (each with its 2^128 pad bit; len % 16 bytes at the end are ignored), continuing the
+// accumulator in acc: the AAD and length blocks of a streamed AEAD (RFC 8439 2.8).
+// acc is the 24-byte Poly1305 state (h0, h1, h2 little-endian, h2 <= 4; zero before the first block),
+// otk the 32-byte one-time key r || s (RFC 8439 2.6).
+// chapoly-contract: {"role":"poly1305.update","state":"acc","radix":64,"limbs":[64,64,2],"spec":"spec/rv64_mul64.toml:25"}
+void chapoly_k_rv64_mul64_poly1305_update(uint8_t acc[24], const uint8_t *msg, size_t len, const uint8_t otk[32]) {
+  uint64_t r0;
+  uint64_t r1;
+  uint64_t s1;
+  poly1305_clamp(r0, r1, s1, otk);
+  // h from the state (poly1305_state_load: h2 folded to <= 4).
+  uint64_t h0;
+  uint64_t h1;
+  uint64_t h2;
+  poly1305_state_load(h0, h1, h2, acc);
+  // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"msg","block_bytes":16,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/rv64_mul64.toml:25"}
+  // chapoly-invariant: h0 <= 0xffffffffffffffff
+  // chapoly-invariant: h1 <= 0xffffffffffffffff
+  // chapoly-invariant: h2 <= 4
+  for (size_t i = 0; i < len >> 4; ++i) {
+    poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(msg + i * 16), load64_le(msg + i * 16 + 8), 1);
+  }
+  // h back into the state.
+  poly1305_state_store(acc, h0, h1, h2);
+}
+
+// spec: spec/rv64_mul64.toml:25 poly1305.multiplier
+// chapoly_k_rv64_mul64_poly1305_finish: tag = ((h mod p) + s) mod 2^128 (RFC 8439 2.5.1) for the
+// accumulator in acc and s = otk[16..32). Writes only tag; the caller wipes acc.
+// acc is the 24-byte Poly1305 state (h0, h1, h2 little-endian, h2 <= 4; zero before the first block),
+// otk the 32-byte one-time key r || s (RFC 8439 2.6).
+// chapoly-contract: {"role":"poly1305.finish","state":"acc","radix":64,"limbs":[64,64,2],"spec":"spec/rv64_mul64.toml:25"}
+void chapoly_k_rv64_mul64_poly1305_finish(uint8_t tag[16], const uint8_t acc[24], const uint8_t otk[32]) {
+  // r is not needed, but the clamp's read ties s to otk[16..32) (r || s, RFC 8439 2.5).
+  uint64_t r0;
+  uint64_t r1;
+  uint64_t s1;
+  poly1305_clamp(r0, r1, s1, otk);
+  // h from the state (poly1305_state_load: h2 folded to <= 4).
+  uint64_t h0;
+  uint64_t h1;
+  uint64_t h2;
+  poly1305_state_load(h0, h1, h2, acc);
+  poly1305_final(tag, h0, h1, h2, load64_le(otk + 16), load64_le(otk + 24));
+}
+
+// spec: spec/rv64_mul64.toml:15 target.isa
+// chapoly_k_rv64_mul64_seal_update: the whole 64-byte chunks of a streamed AEAD (RFC 8439 2.8): for the
+// len / 64 chunks (len % 64 bytes at the end are ignored), ct = pt XOR the ChaCha20 keystream
+// of blocks counter, counter + 1, ... (RFC 8439 2.4), and the ciphertext absorbed into acc
+// (after encrypting). ct may equal pt exactly. Requires counter + len / 64 <= 2^32.
+// acc is the 24-byte Poly1305 state (h0, h1, h2 little-endian, h2 <= 4; zero before the first block),
+// otk the 32-byte one-time key r || s (RFC 8439 2.6).
+// chapoly-contract: {"role":"aead.seal_update","state":"acc","counter":"counter","radix":64,"limbs":[64,64,2],"spec":"spec/rv64_mul64.toml:25"}
+void chapoly_k_rv64_mul64_seal_update(uint8_t *ct, const uint8_t *pt, size_t len, uint8_t acc[24], const uint8_t otk[32], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter) {
+  // spec: spec/rv64_mul64.toml:25 poly1305.multiplier
+  uint64_t r0;
+  uint64_t r1;
+  uint64_t s1;
+  poly1305_clamp(r0, r1, s1, otk);
+  // h from the state (poly1305_state_load: h2 folded to <= 4).
+  uint64_t h0;
+  uint64_t h1;
+  uint64_t h2;
+  poly1305_state_load(h0, h1, h2, acc);
+  // spec: spec/rv64_mul64.toml:19 chacha20.gpr_blocks
+  size_t off = 0;
+  uint32_t ctr = counter;
+  uint8_t ks[64];
+  // 64 bytes per iteration, the 4 ciphertext blocks absorbed (after encrypting).
+  // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct","block_bytes":64,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/rv64_mul64.toml:25"}
+  // chapoly-invariant: h0 <= 0xffffffffffffffff
+  // chapoly-invariant: h1 <= 0xffffffffffffffff
+  // chapoly-invariant: h2 <= 4
+  while ((len - off) >= 64) {
+    chacha20_block(ks, key, nonce, ctr);
+    for (size_t i = 0; i < 64 >> 3; ++i) {
+      store64_le(ct + off + i * 8, load64_le(pt + off + i * 8) ^ load64_le(ks + i * 8));
+    }
+    // spec: spec/rv64_mul64.toml:25 poly1305.multiplier
+    poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct + off), load64_le(ct + off + 8), 1);
+    poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct + off + 16), load64_le(ct + off + 24), 1);
+    poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct + off + 32), load64_le(ct + off + 40), 1);
+    poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct + off + 48), load64_le(ct + off + 56), 1);
+    // spec: spec/rv64_mul64.toml:19 chacha20.gpr_blocks
+    off = off + 64;
+    ctr = ctr + 1;
+  }
+  // spec: spec/rv64_mul64.toml:25 poly1305.multiplier
+  // h back into the state.
+  poly1305_state_store(acc, h0, h1, h2);
+}
+
+// spec: spec/rv64_mul64.toml:15 target.isa
+// chapoly_k_rv64_mul64_open_update: the whole 64-byte chunks of a streamed AEAD (RFC 8439 2.8): for the
+// len / 64 chunks (len % 64 bytes at the end are ignored), pt = ct XOR the ChaCha20 keystream
+// of blocks counter, counter + 1, ... (RFC 8439 2.4), and the ciphertext absorbed into acc
+// (before decrypting). pt may equal ct exactly. Requires counter + len / 64 <= 2^32.
+// acc is the 24-byte Poly1305 state (h0, h1, h2 little-endian, h2 <= 4; zero before the first block),
+// otk the 32-byte one-time key r || s (RFC 8439 2.6).
+// chapoly-contract: {"role":"aead.open_update","state":"acc","counter":"counter","radix":64,"limbs":[64,64,2],"spec":"spec/rv64_mul64.toml:25"}
+void chapoly_k_rv64_mul64_open_update(uint8_t *pt, const uint8_t *ct, size_t len, uint8_t acc[24], const uint8_t otk[32], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter) {
+  // spec: spec/rv64_mul64.toml:25 poly1305.multiplier
+  uint64_t r0;
+  uint64_t r1;
+  uint64_t s1;
+  poly1305_clamp(r0, r1, s1, otk);
+  // h from the state (poly1305_state_load: h2 folded to <= 4).
+  uint64_t h0;
+  uint64_t h1;
+  uint64_t h2;
+  poly1305_state_load(h0, h1, h2, acc);
+  // spec: spec/rv64_mul64.toml:19 chacha20.gpr_blocks
+  size_t off = 0;
+  uint32_t ctr = counter;
+  uint8_t ks[64];
+  // 64 bytes per iteration, the 4 ciphertext blocks absorbed (before decrypting).
+  // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct","block_bytes":64,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/rv64_mul64.toml:25"}
+  // chapoly-invariant: h0 <= 0xffffffffffffffff
+  // chapoly-invariant: h1 <= 0xffffffffffffffff
+  // chapoly-invariant: h2 <= 4
+  while ((len - off) >= 64) {
+    chacha20_block(ks, key, nonce, ctr);
+    // spec: spec/rv64_mul64.toml:25 poly1305.multiplier
+    poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct + off), load64_le(ct + off + 8), 1);
+    poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct + off + 16), load64_le(ct + off + 24), 1);
+    poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct + off + 32), load64_le(ct + off + 40), 1);
+    poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct + off + 48), load64_le(ct + off + 56), 1);
+    // spec: spec/rv64_mul64.toml:19 chacha20.gpr_blocks
+    for (size_t i = 0; i < 64 >> 3; ++i) {
+      store64_le(pt + off + i * 8, load64_le(ct + off + i * 8) ^ load64_le(ks + i * 8));
+    }
+    off = off + 64;
+    ctr = ctr + 1;
+  }
+  // spec: spec/rv64_mul64.toml:25 poly1305.multiplier
+  // h back into the state.
+  poly1305_state_store(acc, h0, h1, h2);
+}

@@ -32,6 +32,35 @@ void chapoly_k_rv64_mul64_poly1305(uint8_t tag[16], const uint8_t *msg, size_t l
  * starting at block `counter`. Requires counter + ceil(len / 64) <= 2^32. out may equal in. */
 void chapoly_k_rv64_mul64_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_t nonce[12], const uint8_t key[32], uint32_t counter);
 
+/* chapoly_k_rv64_mul64_poly1305_update: Poly1305 (RFC 8439 2.5) over the len / 16 whole 16-byte blocks of
+ * msg (each with its 2^128 pad bit; len % 16 bytes at the end are ignored), continuing the
+ * accumulator in acc: the AAD and length blocks of a streamed AEAD (RFC 8439 2.8).
+ * acc is the 24-byte Poly1305 state (h0, h1, h2 little-endian, h2 <= 4; zero before the first block),
+ * otk the 32-byte one-time key r || s (RFC 8439 2.6). */
+void chapoly_k_rv64_mul64_poly1305_update(uint8_t acc[24], const uint8_t *msg, size_t len, const uint8_t otk[32]);
+
+/* chapoly_k_rv64_mul64_poly1305_finish: tag = ((h mod p) + s) mod 2^128 (RFC 8439 2.5.1) for the
+ * accumulator in acc and s = otk[16..32). Writes only tag; the caller wipes acc.
+ * acc is the 24-byte Poly1305 state (h0, h1, h2 little-endian, h2 <= 4; zero before the first block),
+ * otk the 32-byte one-time key r || s (RFC 8439 2.6). */
+void chapoly_k_rv64_mul64_poly1305_finish(uint8_t tag[16], const uint8_t acc[24], const uint8_t otk[32]);
+
+/* chapoly_k_rv64_mul64_seal_update: the whole 64-byte chunks of a streamed AEAD (RFC 8439 2.8): for the
+ * len / 64 chunks (len % 64 bytes at the end are ignored), ct = pt XOR the ChaCha20 keystream
+ * of blocks counter, counter + 1, ... (RFC 8439 2.4), and the ciphertext absorbed into acc
+ * (after encrypting). ct may equal pt exactly. Requires counter + len / 64 <= 2^32.
+ * acc is the 24-byte Poly1305 state (h0, h1, h2 little-endian, h2 <= 4; zero before the first block),
+ * otk the 32-byte one-time key r || s (RFC 8439 2.6). */
+void chapoly_k_rv64_mul64_seal_update(uint8_t *ct, const uint8_t *pt, size_t len, uint8_t acc[24], const uint8_t otk[32], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter);
+
+/* chapoly_k_rv64_mul64_open_update: the whole 64-byte chunks of a streamed AEAD (RFC 8439 2.8): for the
+ * len / 64 chunks (len % 64 bytes at the end are ignored), pt = ct XOR the ChaCha20 keystream
+ * of blocks counter, counter + 1, ... (RFC 8439 2.4), and the ciphertext absorbed into acc
+ * (before decrypting). pt may equal ct exactly. Requires counter + len / 64 <= 2^32.
+ * acc is the 24-byte Poly1305 state (h0, h1, h2 little-endian, h2 <= 4; zero before the first block),
+ * otk the 32-byte one-time key r || s (RFC 8439 2.6). */
+void chapoly_k_rv64_mul64_open_update(uint8_t *pt, const uint8_t *ct, size_t len, uint8_t acc[24], const uint8_t otk[32], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter);
+
 #ifdef __cplusplus
 }
 #endif
