@@ -65,7 +65,7 @@ struct Stmt {
   std::string text;                 ///< Comment text (may hold several lines)
   // Layout (what the reader sees; never what is computed):
   std::string note;                 ///< trailing `// note` on the statement's line
-  int note_col = 0;                 ///< note column past the indentation (0: two spaces after the code)
+  int note_col = 0;                 ///< note column past the indentation (0: two spaces after the code, -k: k spaces)
   bool konst = false;               ///< Decl: `const`
   std::vector<std::pair<std::string, Expr>> more;  ///< Decl: further declarators `, name = init`
   bool inline_body = false;         ///< If/For: one statement without braces (If: on the same line)

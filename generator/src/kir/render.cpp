@@ -181,6 +181,8 @@ struct Writer {
     return format(sp.text, e, ops);
   }
 
+  int sp_prec(const Expr &e) const { return spelling(e).prec; }
+
   // Expands a spelling (see Spelling): {N}, {(N)}, {args}, {imm}, {immx}, {cimm}, {rot4}, {type},
   // {name}, and the [width.N] names; `{{` and `}}` are literal braces.
   std::string format(const std::string &f, const Expr &e, const std::vector<std::string> &ops) const {
@@ -203,7 +205,7 @@ struct Writer {
       if (!key.empty() && std::isdigit(static_cast<unsigned char>(key[0]))) {
         size_t n = static_cast<size_t>(std::stoul(key));
         if (n >= ops.size()) throw std::runtime_error(fmt::format("{}: '{}' has no operand {}", t.path, f, n));
-        bool bracket = unary && prec_of(e.args[n]) > 2;
+        bool bracket = unary && sp_prec(e) == 0 && prec_of(e.args[n]) > 2;  // else operand() did
         out += bracket ? "(" + ops[n] + ")" : ops[n];
       } else if (key == "args") {
         for (size_t k = 0; k < ops.size(); ++k) out += (k ? ", " : "") + ops[k];
@@ -218,7 +220,7 @@ struct Writer {
         for (int w = 0; w < 4; ++w) m |= ((e.imm + w) & 3) << (2 * w);
         out += fmt::format("0x{:02x}", m);
       } else if (key == "type") {
-        out += e.op == "cast" ? type_name(e.kind) : std::string{};
+        if (e.op == "cast") out += e.kind == Type::Mask ? declare(Type::mask(e.bits), "").substr(0, declare(Type::mask(e.bits), "").size() - 1) : type_name(e.kind);
       } else if (key == "name") {
         out += e.name;
       } else {
@@ -253,7 +255,10 @@ struct Writer {
     size_t last = code.rfind('\n');
     size_t len = code.size() - (last == std::string::npos ? 0 : last + 1);
     size_t col = static_cast<size_t>(s.note_col);
-    std::string pad = s.note_col == 0 ? "  " : len < col ? std::string(col - len, ' ') : " ";
+    std::string pad = s.note_col == 0  ? "  "
+                      : s.note_col < 0 ? std::string(static_cast<size_t>(-s.note_col), ' ')
+                      : len < col      ? std::string(col - len, ' ')
+                                       : " ";
     return code + pad + "// " + s.note;
   }
 
