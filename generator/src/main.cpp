@@ -1,11 +1,12 @@
-// chapoly-gen: schedule spec (TOML) -> kernel IR (JSON) -> scheduled, rendered kernels.
+// chapoly-gen: schedule spec (TOML) -> kernel IR (KIR) -> scheduled kernels, spelled through the
+// target's op table (generator/targets/<target>/target.toml) by one renderer (kir/render.cpp).
 //
 //   chapoly-gen --spec spec/avx512_ifma_fused.toml --out-dir emitted/avx512     (write)
 //   chapoly-gen --check --spec ... --out-dir ...                                  (compare)
 //   chapoly-gen --spec-reference                                                  (docs/spec.md)
 //
 // Exit status: 0 success / up to date; 1 --check found a difference; 2 bad spec or usage;
-// 3 internal error (renderer failed). A bad spec writes nothing.
+// 3 internal error. A bad spec writes nothing.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -19,9 +20,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <spawn.h>
 #include <unistd.h>
-#include <sys/wait.h>
 
 #include "bounds.hpp"
 #include "ir.hpp"
@@ -77,28 +76,6 @@ bool has_control_char(const std::string &p) {
   for (unsigned char c : p)
     if (c < 0x20 || c == 0x7f) return true;
   return false;
-}
-
-// Runs argv[0] (a path, or a name searched in PATH) with exactly these arguments: no shell, so
-// quotes, spaces or ';' in a path (TMPDIR, --templates, --python, the checkout) are just bytes.
-// Returns the exit status, 128 + signal for a killed child, or -1 (errno set) if it did not start.
-int run_argv(const std::vector<std::string> &args) {
-  std::vector<char *> argv;
-  for (const auto &a : args) argv.push_back(const_cast<char *>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  int err = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ);
-  if (err != 0) {
-    errno = err;
-    return -1;
-  }
-  int st = 0;
-  while (waitpid(pid, &st, 0) < 0) {
-    if (errno != EINTR) return -1;
-  }
-  if (WIFEXITED(st)) return WEXITSTATUS(st);
-  if (WIFSIGNALED(st)) return 128 + WTERMSIG(st);
-  return -1;
 }
 
 void print_reference() {
@@ -237,17 +214,13 @@ int render_avx512(const Spec &spec, const std::string &shown, const std::string 
 
 int main(int argc, char **argv) {
   CLI::App app{"chapoly-gen: generate ChaCha20-Poly1305 kernels from a schedule spec"};
-  std::string spec_path, out_dir, emit_ir, templates = CHAPOLY_GENERATOR_DIR "/templates",
-                                          targets = CHAPOLY_GENERATOR_DIR "/targets",
-                                          python = CHAPOLY_PYTHON;
+  std::string spec_path, out_dir, emit_ir, targets = CHAPOLY_GENERATOR_DIR "/targets";
   bool check = false, reference = false;
   app.add_option("--spec", spec_path, "schedule spec (TOML, format v1)");
   app.add_option("--out-dir", out_dir, "directory for chapoly_NAME.cpp and chapoly_NAME.h");
   app.add_flag("--check", check, "compare with --out-dir instead of writing; exit 1 if different");
   app.add_option("--emit-ir", emit_ir, "also write the scheduled IR (JSON) to this file");
-  app.add_option("--templates", templates, "template root (one folder per ISA)");
   app.add_option("--targets", targets, "op-table root for KIR targets (targets/<isa>/target.toml)");
-  app.add_option("--python", python, "Python 3 interpreter that imports jinja2");
   app.add_flag("--spec-reference", reference, "print the spec reference (Markdown) and exit");
   try {
     app.parse(argc, argv);
@@ -313,53 +286,8 @@ int main(int argc, char **argv) {
     int rc = render_avx512(spec, shown, out_shown, targets, tmp, emit_ir);
     if (rc != 0) return rc;
   } else {
-    Derived d = derive(spec);
-    nlohmann::json ir = build_ir(spec, d);
-    try {
-      ir["params"]["acc_invariant"] = accumulator_invariant(spec, ir["blocks"]);
-    } catch (const std::runtime_error &e) {
-      // Still emit the kernel (the spec is well formed): the verifier is what rejects it.
-      std::cerr << fmt::format("{}:{}:1: warning: the carry chain does not bound the Poly1305 "
-                               "accumulator ({}); chapoly-verify will reject this kernel\n",
-                               spec.path, spec.line_of["poly1305.carry_chain"], e.what());
-      ir["params"]["acc_invariant"] = {"0xffffffffffffffff", "0xffffffffffffffff", "0xffffffffffffffff"};
-    }
-    ir["meta"] = {
-        {"generator", "chapoly-gen"},
-        {"version", CHAPOLY_VERSION},
-        {"spec_path", shown},
-        {"spec_sha256", sha256_hex(spec.text)},
-        {"command", command},
-        {"rationale", spec.rationale},
-    };
-
-    fs::path ir_file = tmp / "ir.json";
-    {
-      std::ofstream o(ir_file);
-      o << ir.dump(1) << "\n";
-    }
-    if (!emit_ir.empty()) {
-      fs::copy_file(ir_file, emit_ir, fs::copy_options::overwrite_existing, ec);
-      if (ec) {
-        std::cerr << fmt::format("{}: error: cannot write the IR: {}\n", emit_ir, ec.message());
-        return 2;
-      }
-    }
-
-    std::string isa_dir = spec.isa == "x86_64-avx512" ? "avx512" : spec.isa;
-    const std::vector<std::string> render = {
-        python, std::string(CHAPOLY_GENERATOR_DIR) + "/render.py", "--ir", ir_file.string(),
-        "--templates", templates + "/" + isa_dir, "--out-dir", tmp.string()};
-    int rc = run_argv(render);
-    int spawn_errno = errno;
-    if (rc != 0) {
-      std::string shown_cmd;
-      for (const auto &a : render) shown_cmd += (shown_cmd.empty() ? "" : " ") + shown_escaped(a);
-      std::cerr << fmt::format("chapoly-gen: internal error: renderer failed ({}); command: {}\n",
-                               rc < 0 ? std::string(std::strerror(spawn_errno)) : fmt::format("exit status {}", rc),
-                               shown_cmd);
-      return 3;
-    }
+    std::cerr << fmt::format("chapoly-gen: internal error: no kernel builder for target.isa \"{}\"\n", spec.isa);
+    return 3;
   }
 
   int status = 0;

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 #include "shared.hpp"
@@ -109,21 +111,6 @@ Stmt forn(K k, const std::string &i, Expr from, Expr bound, std::vector<Stmt> bo
   return for_(Type::val(k), i, std::move(from), std::move(bound), std::move(body));
 }
 Param P(Type t, const std::string &name, int brk = 0) { return {t, name, brk}; }
-std::string names(const std::string &pre, int count, int from = 0, const std::string &post = "") {
-  std::string s;
-  for (int k = from; k < from + count; ++k) s += fmt::format("{}{}{}{}", k > from ? ", " : "", pre, k, post);
-  return s;
-}
-std::vector<std::string> list(const std::string &pre, int count, const std::string &post = "") {
-  std::vector<std::string> out;
-  for (int k = 0; k < count; ++k) out.push_back(fmt::format("{}{}{}", pre, k, post));
-  return out;
-}
-std::vector<std::string> cat(std::vector<std::string> a, const std::vector<std::string> &b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
 const Type kU8p = Type::ptr(K::U8, false), kU8c = Type::ptr(K::U8, true);
 const Type kKey = Type::array(K::U8, 32, true), kNonce = Type::array(K::U8, 12, true),
            kTag = Type::array(K::U8, 16, false);
@@ -225,9 +212,7 @@ struct Avx512 {
     auto has = [&](const char *k) { return std::find(want.begin(), want.end(), k) != want.end(); };
     std::vector<Stmt> out;
     const uint64_t m44 = (1ull << s.radix_bits) - 1, m42 = (1ull << d.top_bits) - 1;
-    const int hi_bits = 64 - s.radix_bits;        // bits of the high word below limb 2
-    const uint64_t m24 = (1ull << (s.radix_bits * 2 - 64)) - 1;
-    (void)hi_bits;
+    const uint64_t m24 = (1ull << (s.radix_bits * 2 - 64)) - 1;  // limb 1's bits in the high word
     auto set1 = [&](Expr x) { return w("vbroadcast64", PW, {std::move(x)}); };
     if (has("ZERO")) out.push_back(dcl(pv, "ZERO", w("vzero", PW, {})));
     if (has("M44")) out.push_back(dcl(pv, "M44", set1(hex(m44, "LL")), fmt::format("2^{} - 1", s.radix_bits)));
@@ -388,7 +373,7 @@ struct Avx512 {
                                 dmany(zv, {{"sa", v("xa")}, {"sb", v("xb")}, {"sc", v("xc")}, {"sd", v("xd")}}, true),
                                 fn("chacha20_x4_rounds", vs({"xa", "xb", "xc", "xd"})),
                                 fn("chacha20_x4_blocks", vs({"o0", "o1", "o2", "o3", "xa", "xb", "xc", "xd", "sa", "sb", "sc", "sd"}))};
-      for (int k = 0; k < 4; ++k) body.push_back(xor_block_at("n", "out", "in", k, 0, fmt::format("o{}", k)));
+      for (int k = 0; k < 4; ++k) body.push_back(xor_block_at("n", "out", "in", k, fmt::format("o{}", k)));
       body.push_back(dcl(kSize, "step", op("select", {o2("lt", v("n"), n(256)), v("n"), n(256)})));
       body.push_back(cset("+", "out", v("step")));
       body.push_back(cset("+", "in", v("step")));
@@ -411,7 +396,7 @@ struct Avx512 {
 
   // `if (len > 64 k) chacha20_xor_block(out + at + 64 k, in + at + 64 k, min(len - 64 k, 64), ks);`
   // (k = 0: unconditional, unless `guard0`). `base` is an extra offset expression name ("" none).
-  Stmt xor_block_at(const std::string &len, const std::string &out, const std::string &in, int k, int,
+  Stmt xor_block_at(const std::string &len, const std::string &out, const std::string &in, int k,
                     const std::string &ks, const std::string &base = "", bool guard0 = false) const {
     auto p = [&](const std::string &x) {
       Expr e = v(x);
@@ -514,8 +499,7 @@ struct Avx512 {
       body.push_back(set("s12", call("chacha20_bulk_ctr", {v("ctr")})));
       for (int k = 0; k < 16; ++k) body.push_back(dl(cv, fmt::format("x{}", k), v(fmt::format("s{}", k))));
       body.push_back(forn(K::Int, "i", n(0), n(10), lane_ops("chacha_dr_sliced")));
-      body.push_back(fn("chacha20_bulk_finish", cat({}, finish_args("", "s"))));
-      // finish_args gives (out, in, x.., s..) with the plain out/in pointers
+      body.push_back(fn("chacha20_bulk_finish", finish_args("", "", 0)));
       out.push_back(helper("chacha20_bulk_chunk", Type::val(K::Void), ps,
                            fmt::format("One {}-byte chunk of keystream from block ctr, XORed into out (no MAC work).", CH),
                            body));
@@ -526,10 +510,9 @@ struct Avx512 {
     a.insert(a.end(), b.begin(), b.end());
     return a;
   }
-  // chacha20_bulk_finish's arguments: out, in (at chunk `at` if not empty), x0..x15, then s0..s15
-  // with s12 replaced by `c12` if given.
-  static std::vector<Expr> finish_args(const std::string &chunk, const std::string &, const std::string &c12 = "",
-                                       int CH = 0) {
+  // chacha20_bulk_finish's arguments: out, in (at chunk `chunk` of CH bytes if not empty),
+  // x0..x15, then s0..s15 with s12 replaced by `c12` if given.
+  static std::vector<Expr> finish_args(const std::string &chunk, const std::string &c12, int CH) {
     std::vector<Expr> a;
     if (chunk.empty()) {
       a = {v("out"), v("in")};
@@ -713,7 +696,6 @@ struct Avx512 {
   }
 
   Function load_partial() const {
-    const Type pm = Type::mask(PW == 512 ? 64 : 32);
     const int mb = PW == 512 ? 64 : 32;
     auto ones = [&]() { return PW == 512 ? lx("~0ULL", ~0ull) : lx("~0U", 0xffffffffu); };
     auto bz = [&](Expr cnt) { return o2(PW == 512 ? "bzhi64" : "bzhi32", ones(), c(K::Uns, std::move(cnt))); };
@@ -743,7 +725,6 @@ struct Avx512 {
     body.push_back(set("m2", w("vor", PW, {w("vshr64", PW, {v("mhi")}, lo_bits),
                                           w("vmaskz_set1_64", PW, {cmask(8, o2("bzhi32", lx("0xffU", 0xff), c(K::Uns, v("nfull")))),
                                                                    op("shl64", {lx("1LL", 1)}, 128 - 2 * R)})})));
-    (void)pm;
     return helper("p1305_load_partial", Type::val(K::Void),
                   {P(Type::vref(PW), "m0"), P(Type::vref(PW), "m1"), P(Type::vref(PW), "m2"), P(kU8c, "p"), P(kSize, "n"), P(kInt, "pad01")},
                   fmt::format("Message limbs of the n bytes at p (0 < n <= {}), lane j = block j, zero past the end.\n"
@@ -944,7 +925,7 @@ struct Avx512 {
                          {absorb_call(v("aad"), v("aad_len"), 0), if1(op("lnot", {v("encrypt")}), absorb_call(v("in"), v("len"), 0))}));
       // the decrypt load's note sits on the inner statement
       body.back().body[2].body[0].note = "before an in-place decrypt overwrites it";
-      for (int k = 0; k < 4 * NS - 1; ++k) body.push_back(xor_block_at("len", "out", "in", k, 0, fmt::format("o{}", k + 1), "", true));
+      for (int k = 0; k < 4 * NS - 1; ++k) body.push_back(xor_block_at("len", "out", "in", k, fmt::format("o{}", k + 1), "", true));
       body.push_back(if_(v("one_step"),
                          {if1(v("encrypt"), fn("p1305_load_partial", cat(vs({"c0", "c1", "c2", "out", "len"}), {n(0)}))),
                           fn("p1305_short_step", cat(vs({"h0", "h1", "h2", "a0", "a1", "a2", "c0", "c1", "c2"}),
@@ -1013,7 +994,7 @@ struct Avx512 {
             dcl(cv, "c12", call("chacha20_bulk_ctr", {c(K::U32, o2("addsz", n(1), o2("mulsz", v("i"), n(B))))}))};
         for (int k = 0; k < 16; ++k) it.push_back(dl(cv, fmt::format("x{}", k), v(k == 12 ? "c12" : fmt::format("s{}", k))));
         for (auto &x : lane_ops("fused")) it.push_back(x);
-        it.push_back(fn("chacha20_bulk_finish", finish_args("i", "s", "c12", CH)));
+        it.push_back(fn("chacha20_bulk_finish", finish_args("i", "c12", CH)));
         return it;
       };
       std::vector<Stmt> enc = {fn("chacha20_bulk_chunk", cat({v("out"), v("in")}, cat(init_args, {n(1)})))};
@@ -1032,7 +1013,7 @@ struct Avx512 {
       body.push_back(blank());
       body.push_back(comment(fmt::format("Tail: the last len % {} bytes.", CH)));
       body.push_back(if1(op("lnot", {v("encrypt")}), absorb_call(o2("offset", v("in"), v("tail_at")), v("tail"), 0)));
-      for (int k = 0; k < 15; ++k) body.push_back(xor_block_at("tail", "out", "in", k, 0, fmt::format("o{}", k + 1), "tail_at", true));
+      for (int k = 0; k < 15; ++k) body.push_back(xor_block_at("tail", "out", "in", k, fmt::format("o{}", k + 1), "tail_at", true));
       body.push_back(if1(o2("gt", v("tail"), n(960)),
                          fn("chacha20_x4_stream", {at(o2("offset", v("out"), v("tail_at")), 960), at(o2("offset", v("in"), v("tail_at")), 960),
                                                    o2("subsz", v("tail"), n(960)), v("key"), v("nonce"), o2("add32", v("tail_ctr"), n(15))})));
