@@ -817,11 +817,11 @@ struct Avx512 {
     };
     std::vector<Stmt> body = {dmany(kU64, {{"M44", hex(mR, "ULL")}, {"M42", hex(mT, "ULL")}}, true), dnames(kU64, {"c"})};
     if (!settled) {
-      body.push_back(noted(carry("h0", R, "h1", false), "full carry: 0>1", 47));
-      body.push_back(noted(carry("h1", R, "h2", false), "1>2", 47));
-      body.push_back(noted(carry("h2", T, "h0", true), "2>0, 2^130 = 5 (mod p)", 47));
-      body.push_back(noted(carry("h0", R, "h1", false), "0>1", 47));
-      body.push_back(noted(carry("h1", R, "h2", false), "1>2: now h < 2^130 + 2^88 < 2p", 47));
+      body.push_back(noted(carry("h0", R, "h1", false), "full carry: 0>1", 45));
+      body.push_back(noted(carry("h1", R, "h2", false), "1>2", 45));
+      body.push_back(noted(carry("h2", T, "h0", true), "2>0, 2^130 = 5 (mod p)", 45));
+      body.push_back(noted(carry("h0", R, "h1", false), "0>1", 45));
+      body.push_back(noted(carry("h1", R, "h2", false), "1>2: now h < 2^130 + 2^88 < 2p", 45));
     }
     auto step = [&](const std::string &x) { return line({set("c", op("shr64", {v(x)}, R)), cset("&", x, v("M44"))}); };
     body.push_back(dl(kU64, "g0", o2("add64", v("h0"), n(5)), false, "g = h + 5 - 2^130 = h - p", 45));
