@@ -112,11 +112,8 @@ Function chacha20_blocks(int n, const Spec &s) {
   }
   // One double round: columns, then diagonals; each quarter round (a, b, c, d) is
   // a += b; d ^= a; d <<<= 16; c += d; b ^= c; b <<<= 12; a += b; d ^= a; d <<<= 8; c += d; b ^= c; b <<<= 7.
-  const int qr[8][4] = {{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15},
-                        {0, 5, 10, 15}, {1, 6, 11, 12}, {2, 7, 8, 13}, {3, 4, 9, 14}};
-  struct Step { int dst, src, rot; };  // rot < 0: dst += src; rot == 0: dst ^= src; else dst <<<= rot
-  const Step steps[] = {{0, 1, -1}, {3, 0, 0}, {3, 3, 16}, {2, 3, -1}, {1, 2, 0}, {1, 1, 12},
-                        {0, 1, -1}, {3, 0, 0}, {3, 3, 8},  {2, 3, -1}, {1, 2, 0}, {1, 1, 7}};
+  const auto &qr = kChachaQuarterRounds;       // kir/shared.cpp
+  const auto &steps = kChachaQuarterRoundSteps;
   std::vector<Stmt> round;
   for (int half = 0; half < 2; ++half) {
     round.push_back(comment(half == 0 ? "Column round." : "Diagonal round."));
@@ -249,11 +246,8 @@ Function chacha20_xor8(const Spec &s, bool mac) {
   for (int i = 0; i < 3; ++i)
     b.push_back(decl(kV, fmt::format("j{}", 13 + i), op("vbroadcast32", {load32(at("nonce", 4 * i))})));
   for (int i = 0; i < 16; ++i) b.push_back(decl(kV, fmt::format("x{}", i), v(fmt::format("j{}", i))));
-  const int qr[8][4] = {{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15},
-                        {0, 5, 10, 15}, {1, 6, 11, 12}, {2, 7, 8, 13}, {3, 4, 9, 14}};
-  struct Step { int dst, src, rot; };
-  const Step steps[] = {{0, 1, -1}, {3, 0, 0}, {3, 3, 16}, {2, 3, -1}, {1, 2, 0}, {1, 1, 12},
-                        {0, 1, -1}, {3, 0, 0}, {3, 3, 8},  {2, 3, -1}, {1, 2, 0}, {1, 1, 7}};
+  const auto &qr = kChachaQuarterRounds;       // kir/shared.cpp
+  const auto &steps = kChachaQuarterRoundSteps;
   std::vector<Stmt> round;
   for (int half = 0; half < 2; ++half) {
     round.push_back(comment(half == 0 ? "Column round." : "Diagonal round."));
@@ -371,9 +365,7 @@ Function chacha20_lanes(const Spec &s, int sets) {
   for (int k = 0; k < sets; ++k)
     for (int r = 0; r < 4; ++r)
       b.push_back(decl(kV, x(k, r), v(r == 3 ? fmt::format("jd{}", k) : fmt::format("j{}", rows[r]))));
-  struct Step { int dst, src, rot; };
-  const Step steps[] = {{0, 1, -1}, {3, 0, 0}, {3, 3, 16}, {2, 3, -1}, {1, 2, 0}, {1, 1, 12},
-                        {0, 1, -1}, {3, 0, 0}, {3, 3, 8},  {2, 3, -1}, {1, 2, 0}, {1, 1, 7}};
+  const auto &steps = kChachaQuarterRoundSteps;  // kir/shared.cpp
   std::vector<Stmt> round;
   auto qr = [&]() {
     for (const auto &st : steps)

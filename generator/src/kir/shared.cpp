@@ -8,6 +8,12 @@ const std::array<uint32_t, 4> &chacha20_sigma() {
   return sigma;
 }
 
+const int kChachaQuarterRounds[8][4] = {{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15},
+                                         {0, 5, 10, 15}, {1, 6, 11, 12}, {2, 7, 8, 13}, {3, 4, 9, 14}};
+
+const QrStep kChachaQuarterRoundSteps[12] = {{0, 1, -1}, {3, 0, 0}, {3, 3, 16}, {2, 3, -1}, {1, 2, 0}, {1, 1, 12},
+                                             {0, 1, -1}, {3, 0, 0}, {3, 3, 8},  {2, 3, -1}, {1, 2, 0}, {1, 1, 7}};
+
 // RFC 8439 2.5: "r[3], r[7], r[11], and r[15] are required to have their top four bits clear
 // (be smaller than 16); r[4], r[8], and r[12] are required to have their bottom two bits clear".
 std::pair<uint64_t, uint64_t> poly1305_clamp_masks() {
