@@ -97,14 +97,18 @@ struct Writer {
     return it->second;
   }
 
+  // A vector or mask type by width: types.vecN / types.maskN.
+  std::string vector_type(const Type &ty) const {
+    std::string key = (ty.kind == Type::Vec ? "vec" : "mask") + std::to_string(ty.bits);
+    auto it = t.types.find(key);
+    if (it == t.types.end()) throw std::runtime_error(fmt::format("{}: no spelling for type '{}'", t.path, key));
+    return it->second;
+  }
+
   std::string declare(const Type &ty, const std::string &name) const {
     std::string base;
     if (ty.kind == Type::Vec || ty.kind == Type::Mask) {
-      std::string key = (ty.kind == Type::Vec ? "vec" : "mask") + std::to_string(ty.bits);
-      auto it = t.types.find(key);
-      if (it == t.types.end())
-        throw std::runtime_error(fmt::format("{}: no spelling for type '{}'", t.path, key));
-      base = it->second;
+      base = vector_type(ty);
     } else {
       base = type_name(ty.kind);
     }
@@ -220,7 +224,7 @@ struct Writer {
         for (int w = 0; w < 4; ++w) m |= ((e.imm + w) & 3) << (2 * w);
         out += fmt::format("0x{:02x}", m);
       } else if (key == "type") {
-        if (e.op == "cast") out += e.kind == Type::Mask ? declare(Type::mask(e.bits), "").substr(0, declare(Type::mask(e.bits), "").size() - 1) : type_name(e.kind);
+        if (e.op == "cast") out += e.kind == Type::Mask ? vector_type(Type::mask(e.bits)) : type_name(e.kind);
       } else if (key == "name") {
         out += e.name;
       } else {
