@@ -920,11 +920,10 @@ struct Avx512 {
       body.push_back(if_(v("one_step"),
                          {comment(fmt::format("AAD, ciphertext and lengths fit in one {}-lane step: one multiply instead of three.", L)),
                           fn("p1305_load_partial", cat(vs({"a0", "a1", "a2", "aad", "aad_len"}), {n(0)})),
-                          noted(if1(op("lnot", {v("encrypt")}), fn("p1305_load_partial", cat(vs({"c0", "c1", "c2", "in", "len"}), {n(0)}))), ""),
+                          if1(op("lnot", {v("encrypt")}), fn("p1305_load_partial", cat(vs({"c0", "c1", "c2", "in", "len"}), {n(0)}),
+                                                             "before an in-place decrypt overwrites it")),
                          },
                          {absorb_call(v("aad"), v("aad_len"), 0), if1(op("lnot", {v("encrypt")}), absorb_call(v("in"), v("len"), 0))}));
-      // the decrypt load's note sits on the inner statement
-      body.back().body[2].body[0].note = "before an in-place decrypt overwrites it";
       for (int k = 0; k < 4 * NS - 1; ++k) body.push_back(xor_block_at("len", "out", "in", k, fmt::format("o{}", k + 1), "", true));
       body.push_back(if_(v("one_step"),
                          {if1(v("encrypt"), fn("p1305_load_partial", cat(vs({"c0", "c1", "c2", "out", "len"}), {n(0)}))),
