@@ -5,6 +5,8 @@
 
 #include <stdexcept>
 
+#include "kir/shared.hpp"
+
 namespace chapoly::gen {
 
 using nlohmann::json;
@@ -75,35 +77,33 @@ struct Emitter {
 // ---------------------------------------------------------------------------------------------
 // ChaCha20 (RFC 8439 section 2.1-2.3)
 
-// The four steps of a quarter round, as (dst, src, rotation).
-struct QrStep { int add_dst, add_src, xor_dst, rot; };
-
-// One double round, word-sliced: register i holds state word i of every block.
+// One double round, word-sliced: register i holds state word i of every block. The quarter
+// rounds and their steps are RFC 8439's, shared with the KIR builders (kir/shared.hpp).
 std::vector<Op> chacha_dr_sliced(const Spec &s, int width) {
   Emitter e{{}, width, "chacha20.bulk_blocks"};
-  const int cols[4][4] = {{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15}};
-  const int diags[4][4] = {{0, 5, 10, 15}, {1, 6, 11, 12}, {2, 7, 8, 13}, {3, 4, 9, 14}};
   auto x = [](int i) { return fmt::format("x{}", i); };
-  for (auto *qrs : {cols, diags}) {
-    // Steps of the 4 independent quarter rounds are issued side by side (4-way ILP).
-    const int steps[4][3] = {{0, 1, 3}, {2, 3, 1}, {0, 1, 3}, {2, 3, 1}};  // a+=b d^=a ; c+=d b^=c
-    const int rots[4] = {16, 12, 8, 7};
-    for (int st = 0; st < 4; ++st) {
+  const auto &steps = kir::kChachaQuarterRoundSteps;
+  for (int half = 0; half < 2; ++half) {
+    const int(*qrs)[4] = &kir::kChachaQuarterRounds[4 * half];
+    // Steps of the 4 independent quarter rounds are issued side by side (4-way ILP): each
+    // (add, xor, rotate) triple of the quarter round for all four, then the next triple.
+    for (int t = 0; t < 4; ++t) {
+      const kir::QrStep &add = steps[3 * t], &rot = steps[3 * t + 2];
       for (int q = 0; q < 4; ++q) {
         const int *w = qrs[q];
-        int a = w[steps[st][0]], b = w[steps[st][1]], d = w[steps[st][2]];
+        int a = w[add.dst], b = w[add.src];
         e.add("add32", x(a), {x(a), x(b)}, -1,
               fmt::format("QR({},{},{},{}): x{} += x{}", w[0], w[1], w[2], w[3], a, b));
       }
       for (int q = 0; q < 4; ++q) {
         const int *w = qrs[q];
-        int a = w[steps[st][0]], d = w[steps[st][2]];
+        int a = w[add.dst], d = w[rot.dst];
         e.add("xor", x(d), {x(d), x(a)}, -1, fmt::format("x{} ^= x{}", d, a));
       }
       e.spec = "chacha20.rotate";
       for (int q = 0; q < 4; ++q) {
-        int d = qrs[q][steps[st][2]];
-        e.add("rotl32", x(d), {x(d)}, rots[st], fmt::format("x{} <<<= {}", d, rots[st]));
+        int d = qrs[q][rot.dst];
+        e.add("rotl32", x(d), {x(d)}, rot.rot, fmt::format("x{} <<<= {}", d, rot.rot));
       }
       e.spec = "chacha20.bulk_blocks";
     }
@@ -118,17 +118,19 @@ std::vector<Op> chacha_dr_x4(int nstates) {
   Emitter e{{}, 512, "chacha20.short_blocks_per_vector"};
   const char *pre[4] = {"x", "y", "z", "w"};
   auto r = [&](int k, char row) { return fmt::format("{}{}", pre[k], row); };
-  const int rots[4] = {16, 12, 8, 7};
+  const auto &steps = kir::kChachaQuarterRoundSteps;  // RFC 8439 2.1, shared with the KIR builders
   auto quarter = [&](const char *what) {
-    for (int st = 0; st < 4; ++st) {
-      char A = (st % 2 == 0) ? 'a' : 'c', B = (st % 2 == 0) ? 'b' : 'd', D = (st % 2 == 0) ? 'd' : 'b';
+    for (int t = 0; t < 4; ++t) {
+      // (add, xor, rotate) triple t of the quarter round on rows a, b, c, d = words 0..3 of it
+      const kir::QrStep &add = steps[3 * t], &rot = steps[3 * t + 2];
+      const char A = "abcd"[add.dst], B = "abcd"[add.src], D = "abcd"[rot.dst];
       for (int k = 0; k < nstates; ++k)
         e.add("add32", r(k, A), {r(k, A), r(k, B)}, -1, fmt::format("{} rows: {} += {}", what, A, B));
       for (int k = 0; k < nstates; ++k)
         e.add("xor", r(k, D), {r(k, D), r(k, A)}, -1, fmt::format("{} ^= {}", D, A));
       e.spec = "chacha20.rotate";
       for (int k = 0; k < nstates; ++k)
-        e.add("rotl32", r(k, D), {r(k, D)}, rots[st], fmt::format("{} <<<= {}", D, rots[st]));
+        e.add("rotl32", r(k, D), {r(k, D)}, rot.rot, fmt::format("{} <<<= {}", D, rot.rot));
       e.spec = "chacha20.short_blocks_per_vector";
     }
   };

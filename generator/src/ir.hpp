@@ -3,8 +3,9 @@
 // An Op is one lane-wise vector operation on named values (32- or 64-bit lanes; vector width in
 // bits). A Block is a straight-line list of Ops. The generator builds the ChaCha20 double rounds
 // and the Poly1305 multiply/carry/absorb steps as Blocks from the spec, then the schedule weaves
-// Poly1305 steps into the double rounds at the spec's interleave ratio. Templates (one set per
-// ISA, generator/templates/<isa>/) map each op name to an intrinsic; control flow lives there.
+// Poly1305 steps into the double rounds at the spec's interleave ratio. kir/avx512.cpp turns each
+// op into a KIR statement (the AVX-512 kernel's straight-line code) and builds the control flow
+// around them; targets/avx512/target.toml spells each op as an intrinsic.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -54,7 +55,8 @@ struct Derived {
 
 Derived derive(const Spec &s);
 
-/// Builds every block the templates render, and returns the whole IR document as JSON.
+/// Builds every lane-op block the AVX-512 kernel uses, and returns the IR document as JSON
+/// (params, spec line numbers, blocks).
 nlohmann::json build_ir(const Spec &s, const Derived &d);
 
 }  // namespace chapoly::gen

@@ -23,11 +23,11 @@ const std::vector<SpecKey> &spec_keys() {
        "\"avx512_ifma_fused\"", "all"},
       {"rationale", "string", "-", "any text",
        "Why this schedule: copied into the emitted header as the design note.", "\"\"\"...\"\"\"", "all"},
-      {"target.isa", "string", "-",
-       "\"x86_64-avx512\", \"x86_64-avx2\", \"scalar\", \"riscv64\" or \"riscv64-rvv\"",
-       "Instruction set the kernels are written for. \"x86_64-avx512\" renders through the "
-       "template set generator/templates/avx512; \"scalar\" builds the whole kernel as structured "
-       "IR (generator/src/kir) and spells it through generator/targets/scalar/target.toml: plain "
+      {"target.isa", "string", "-", "\"x86_64-avx512\", \"x86_64-avx2\", \"scalar\", \"riscv64\" or \"riscv64-rvv\"",
+       "Instruction set the kernels are written for. Every target builds the whole kernel as "
+       "structured IR (generator/src/kir) and spells it through generator/targets/<target>/target.toml. "
+       "\"x86_64-avx512\": ChaCha20 on zmm/ymm, Poly1305 on the 52-bit IFMA multiplier "
+       "(generator/targets/avx512/target.toml); \"scalar\": plain "
        "C++ on uint32_t/uint64_t/unsigned __int128, no intrinsics, for any 64-bit CPU; "
        "\"x86_64-avx2\" is the same IR with ChaCha20 word-sliced in ymm registers "
        "(generator/targets/avx2/target.toml); \"riscv64\" is the scalar IR spelled for 64-bit RISC-V "
@@ -366,7 +366,7 @@ Spec load_spec(const std::string &path) {
     bool have = false;
     for (const auto &f : s.features) have |= (f == need);
     check(have, "target.features",
-          fmt::format("'target.features' lacks \"{}\", which the {} templates use", need, s.isa));
+          fmt::format("'target.features' lacks \"{}\", which the {} kernels use", need, s.isa));
   }
   for (const auto &f : s.features) {
     static const std::set<std::string> known = {"avx512f", "avx512vl", "avx512bw", "avx512ifma",
@@ -423,7 +423,7 @@ Spec load_spec(const std::string &path) {
                     s.multiplier, s.isa, want_mul));
   if (avx512)
     check(radix == 44 && limbs == 3, "poly1305.radix_bits",
-          fmt::format("the ifma52 templates implement radix 2^44 with 3 limbs, not radix 2^{} with {}",
+          fmt::format("the ifma52 kernel builder implements radix 2^44 with 3 limbs, not radix 2^{} with {}",
                       radix, limbs));
   else
     check(radix == 64 && limbs == 3, "poly1305.radix_bits",

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# check_hostile.sh GEN SPEC TEMPLATES PYTHON CASE: chapoly-gen given a hostile path or spec file
-# (issue 10, item 9). Paths with quotes, ';' and '$(...)' are only bytes (the renderer is run with
-# an argument vector, no shell): the run succeeds, writes what a plain run writes and runs nothing
+# check_hostile.sh GEN SPEC TARGETS CASE: chapoly-gen given a hostile path or spec file
+# (issue 10, item 9). Paths with quotes, ';' and '$(...)' are only bytes (chapoly-gen runs no other
+# program and no shell): the run succeeds, writes what a plain run writes and runs nothing
 # (no PWNED file appears). A path with a control character (it would be recorded raw into the
 # emitted // comments) and a spec that is not a regular file of at most 1 MiB are refused with
 # exit status 2, a clear message, nothing written, and no hang (every run is under `timeout`).
 set -u
-gen=$1; spec=$(realpath "$2"); templates=$(realpath "$3"); python=$4; case=$5
+gen=$1; spec=$(realpath "$2"); targets=$(realpath "$3"); case=$4
 S=$(mktemp -d); R=$(mktemp -d)
 trap 'rm -rf "$S" "$R"' EXIT
 cp "$spec" "$S/spec.toml"; cp "$spec" "$R/spec.toml"
@@ -50,14 +50,9 @@ case $case in
   tmpdir_missing_quote)  # a TMPDIR that does not exist: refused, nothing run
     run "TMPDIR=$S/nope';touch PWNED;'" -- --spec spec.toml --out-dir out
     want_refused "temporary directory"; no_pwned ;;
-  templates_quote)
-    cp -r "$templates" "$S/t'\$(touch PWNED);'"
-    run -- --spec spec.toml --out-dir out --templates "$S/t'\$(touch PWNED);'"; want_ok; no_pwned
-    same_as_plain out ;;
-  python_quote)  # a wrapper (not a symlink: a venv's interpreter must keep its own path)
-    printf '#!/bin/sh\nexec "%s" "$@"\n' "$python" >"$S/py';touch PWNED;'"
-    chmod +x "$S/py';touch PWNED;'"
-    run -- --spec spec.toml --out-dir out --python "$S/py';touch PWNED;'"; want_ok; no_pwned
+  targets_quote)  # the op tables read from a quoted --targets path
+    cp -r "$targets" "$S/t'\$(touch PWNED);'"
+    run -- --spec spec.toml --out-dir out --targets "$S/t'\$(touch PWNED);'"; want_ok; no_pwned
     same_as_plain out ;;
   outdir_quote)
     d="o'\$(touch PWNED)'\"q;touch PWNED"

@@ -85,6 +85,41 @@ const std::vector<OpInfo> &vocabulary() {
       {"vstore8", 3, "the byte at (uint8_t *)p + off + i = lane i of v (p, off, v)"},
       {"vxor8", 2, "bitwise xor of byte vectors"},
       {"aligned4x2", 2, "both pointers are 4-byte aligned"},
+      // more lane ops (the AVX-512 kernel: masks, permutes across lanes, 128-bit pieces)
+      {"vzero", 0, "all-zero vector"},
+      {"vlanes32", -1, "a vector of 32-bit scalars, lane 0 first (one per lane)"},
+      {"vlanes64", -1, "a vector of 64-bit scalars, lane 0 first (one per lane)"},
+      {"viota64", 0, "lane i holds i (64-bit lanes)"},
+      {"vbroadcast64", 1, "a 64-bit scalar in every 64-bit lane"},
+      {"vbroadcast128", 1, "a 128-bit vector in every 128-bit lane"},
+      {"vbroadcastword32", 1, "32-bit word imm of a 128-bit vector in every 32-bit lane"},
+      {"vbslli", 1, "a 128-bit vector shifted left by imm bytes"},
+      {"vmaskz_load8", 2, "bytes of pointer b where mask a is set, zero elsewhere (nothing else read)"},
+      {"vmask_store8", 3, "store the bytes of c where mask b is set to pointer a (nothing else written)"},
+      {"vloadblk", 1, "an unaligned vector load from a byte pointer (Poly1305 message blocks)"},
+      {"vshuf128", 2, "128-bit lanes of a (low half) and b (high half), picked by imm (vshufi32x4)"},
+      {"vshuf64x2", 2, "128-bit lanes of a and b picked by imm (vshufi64x2)"},
+      {"vpermq", 1, "64-bit lanes of a picked by imm (vpermq)"},
+      {"vmaskz_mov64", 2, "64-bit lanes of b where mask a is set, zero elsewhere"},
+      {"vmask_blend64", 3, "64-bit lanes of c where mask a is set, of b elsewhere"},
+      {"vmaskz_permvar64", 3, "lane j = c[b[j]] where mask a is set, zero elsewhere"},
+      {"vpermx2var64", 3, "lane j = (a:c)[b[j]], a two-vector table of 64-bit lanes"},
+      {"vmaskz_set1_64", 2, "a 64-bit scalar b in the lanes where mask a is set, zero elsewhere"},
+      {"vmaskz_set1_8", 2, "a byte b in the bytes where mask a is set, zero elsewhere"},
+      {"vlow128", 1, "the low 128 bits of a vector"},
+      {"vextract128", 1, "128-bit lane imm of a vector"},
+      {"vcvt64", 1, "64-bit lane 0 of a 128-bit vector"},
+      {"vextract64", 1, "64-bit lane imm of a 128-bit vector"},
+      {"vset64x2", 2, "a 128-bit vector of two 64-bit scalars, the high one (a) first"},
+      // scalar helpers of the vector kernels
+      {"bzhi64", 2, "a with the bits from bit b up cleared (64 bits)"},
+      {"bzhi32", 2, "a with the bits from bit b up cleared (32 bits)"},
+      {"divsz", 2, "a / b on size_t"},
+      {"le", 2, "a <= b"},
+      {"gt", 2, "a > b"},
+      {"land", 2, "a && b"},
+      {"lnot", 1, "!a"},
+      {"select", 3, "a ? b : c"},
   };
   return ops;
 }
@@ -189,6 +224,29 @@ Stmt comment(const std::string &text, const std::string &spec) {
   return s;
 }
 Stmt blank() { return Stmt{}; }
+Stmt scope(std::vector<Stmt> body) {
+  Stmt s;
+  s.kind = Stmt::Scope;
+  s.body = std::move(body);
+  return s;
+}
+Stmt line(std::vector<Stmt> parts) {
+  Stmt s;
+  s.kind = Stmt::Line;
+  s.body = std::move(parts);
+  return s;
+}
+Stmt spec_mark(const std::string &spec) {
+  Stmt s;
+  s.kind = Stmt::SpecMark;
+  s.spec = spec;
+  return s;
+}
+Stmt noted(Stmt s, const std::string &note, int col) {
+  s.note = note;
+  s.note_col = col;
+  return s;
+}
 
 namespace {
 
@@ -207,6 +265,7 @@ void check_stmts(const std::vector<Stmt> &ss, const std::map<std::string, int> &
     check_expr(s.lhs, arity);
     check_expr(s.rhs, arity);
     check_expr(s.from, arity);
+    for (const auto &m : s.more) check_expr(m.second, arity);
     check_stmts(s.body, arity);
     check_stmts(s.orelse, arity);
   }
@@ -222,6 +281,10 @@ const char *kind_name(Type::Kind k) {
     case Type::Size: return "size";
     case Type::Vec: return "vec";
     case Type::VecX: return "vecx";
+    case Type::Int: return "int";
+    case Type::Uns: return "unsigned";
+    case Type::I64: return "i64";
+    case Type::Mask: return "mask";
   }
   return "?";
 }
@@ -241,6 +304,7 @@ nlohmann::json expr_json(const Expr &e) {
   if (e.op == "lit") j["value"] = e.value;
   if (e.op == "lit" || e.op == "cast") j["type"] = kind_name(e.kind);
   if (e.imm >= 0) j["imm"] = e.imm;
+  if (e.bits) j["bits"] = e.bits;
   if (!e.args.empty()) {
     j["args"] = nlohmann::json::array();
     for (const auto &a : e.args) j["args"].push_back(expr_json(a));
@@ -249,7 +313,8 @@ nlohmann::json expr_json(const Expr &e) {
 }
 
 nlohmann::json stmts_json(const std::vector<Stmt> &ss) {
-  static const char *kinds[] = {"decl", "assign", "eval", "if", "while", "for", "return", "comment", "blank"};
+  static const char *kinds[] = {"decl", "assign", "eval", "if", "while", "for", "return", "comment", "blank",
+                                "scope", "line", "spec"};
   nlohmann::json out = nlohmann::json::array();
   for (const auto &s : ss) {
     nlohmann::json j = {{"stmt", kinds[s.kind]}};
@@ -266,6 +331,9 @@ nlohmann::json stmts_json(const std::vector<Stmt> &ss) {
     if (!s.invariants.empty()) j["invariants"] = s.invariants;
     if (!s.contract.empty()) j["contract"] = nlohmann::json::parse(s.contract);
     if (!s.text.empty()) j["text"] = s.text;
+    if (!s.note.empty()) j["note"] = s.note;
+    if (s.konst) j["const"] = true;
+    for (const auto &[n, e] : s.more) j["more"].push_back({{"name", n}, {"init", expr_json(e)}});
     out.push_back(j);
   }
   return out;

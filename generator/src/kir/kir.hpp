@@ -19,12 +19,12 @@ namespace chapoly::gen::kir {
 /// A value type. Scalars are unsigned integers of 8/32/64/128 bits or size_t; Ptr and Ref point
 /// at a scalar; Vec is an N-bit vector of lanes (the lane ops of the AVX-512 IR).
 struct Type {
-  enum Kind { Void, U8, U32, U64, U128, Size, Vec, VecX };
+  enum Kind { Void, U8, U32, U64, U128, Size, Vec, VecX, Int, Uns, I64, Mask };
   enum Form { Value, Ptr, ConstPtr, Array, ConstArray, Ref };
   Kind kind = Void;
   Form form = Value;
   int extent = 0;  ///< Array/ConstArray: element count shown in the declaration (uint8_t tag[16])
-  int bits = 0;    ///< Vec: width in bits
+  int bits = 0;    ///< Vec, Mask: width in bits (lanes for a mask)
 
   static Type val(Kind k) { return {k, Value, 0, 0}; }
   static Type ptr(Kind k, bool is_const) { return {k, is_const ? ConstPtr : Ptr, 0, 0}; }
@@ -34,6 +34,8 @@ struct Type {
   /// A scalable vector of 32-bit lanes (RVV: vuint32m<LMUL>_t), its length set at run time by the
   /// op vsetvl32; the target's types.vecx spells it (with {lmul} from the render parameters).
   static Type vecx() { return {VecX, Value, 0, 0}; }
+  static Type mask(int bits) { return {Mask, Value, 0, bits}; }
+  static Type vref(int bits) { return {Vec, Ref, 0, bits}; }
 };
 
 /// An expression: an op of the vocabulary applied to sub-expressions. Leaves are `var` (name) and
@@ -45,12 +47,14 @@ struct Expr {
   uint64_t value = 0;        ///< lit
   Type::Kind kind = Type::U64;  ///< lit: literal type; cast: target type
   int imm = -1;              ///< shift and rotate counts
+  int bits = 0;              ///< vector ops: the vector width (spelling by width: target [width.N])
+  int brk = 0;               ///< > 0: this operand starts a new line, indented brk spaces past the statement
 };
 
 /// One statement. Every statement names the spec key it realises (may be empty: inherits the
 /// enclosing one).
 struct Stmt {
-  enum Kind { Decl, Assign, Eval, If, While, For, Return, Comment, Blank };
+  enum Kind { Decl, Assign, Eval, If, While, For, Return, Comment, Blank, Scope, Line, SpecMark };
   Kind kind = Blank;
   Type type;                        ///< Decl; For (the counter)
   std::string name;                 ///< Decl, For: variable name
@@ -62,11 +66,18 @@ struct Stmt {
   std::string contract;             ///< While/For: one-line JSON `chapoly-contract`
   std::string spec;                 ///< dotted spec key
   std::string text;                 ///< Comment text (may hold several lines)
+  // Layout (what the reader sees; never what is computed):
+  std::string note;                 ///< trailing `// note` on the statement's line
+  int note_col = 0;                 ///< note column past the indentation (0: two spaces after the code, -k: k spaces)
+  bool konst = false;               ///< Decl: `const`
+  std::vector<std::pair<std::string, Expr>> more;  ///< Decl: further declarators `, name = init`
+  bool inline_body = false;         ///< If/For: one statement without braces (If: on the same line)
 };
 
 struct Param {
   Type type;
   std::string name;
+  int brk = 0;  ///< > 0: starts a new line of the signature, indented brk spaces
 };
 
 /// A function: exported kernels have C linkage and a header declaration; helpers are
@@ -80,6 +91,10 @@ struct Function {
   std::string contract;  ///< JSON object on one line, or empty
   std::string spec;      ///< spec key of the function as a whole
   std::vector<Stmt> body;
+  std::string section;   ///< a section banner (`// ====`, then these lines) above the function
+  std::string section_spec;  ///< spec key of the section (its `// spec:` line and a blank line)
+  bool spec_after_doc = false;  ///< the function's `// spec:` line goes below its doc
+  bool doc_in_source = true;    ///< exported: the doc is written above the definition too
 };
 
 struct Module {
@@ -106,6 +121,13 @@ Stmt for_(Type t, const std::string &var, Expr from, Expr bound, std::vector<Stm
 Stmt ret(Expr e, const std::string &spec = "");
 Stmt comment(const std::string &text, const std::string &spec = "");
 Stmt blank();
+Stmt scope(std::vector<Stmt> body);
+/// Several statements on one line (`a = x; b = y;`), one note after them.
+Stmt line(std::vector<Stmt> parts);
+/// Just the `// spec: FILE:LINE key` line.
+Stmt spec_mark(const std::string &spec);
+/// The statement with a trailing comment (column col past the indentation, 0: two spaces).
+Stmt noted(Stmt s, const std::string &note, int col = 0);
 
 /// One op of the vocabulary: its name, operand count (-1: any), and what it computes.
 struct OpInfo {

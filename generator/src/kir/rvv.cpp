@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mul64_parts.hpp"
+#include "shared.hpp"
 
 namespace chapoly::gen::kir {
 
@@ -53,22 +54,15 @@ void lower_rotates(std::vector<Stmt> &ss) {
   }
 }
 
-// A quarter-round step list: (dst, src, rot): rot < 0 dst += src; 0 dst ^= src; else dst <<<= rot.
-struct Step { int dst, src, rot; };
-const Step kSteps[] = {{0, 1, -1}, {3, 0, 0}, {3, 3, 16}, {2, 3, -1}, {1, 2, 0}, {1, 1, 12},
-                       {0, 1, -1}, {3, 0, 0}, {3, 3, 8},  {2, 3, -1}, {1, 2, 0}, {1, 1, 7}};
-const int kQr[8][4] = {{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15},
-                       {0, 5, 10, 15}, {1, 6, 11, 12}, {2, 7, 8, 13}, {3, 4, 9, 14}};
-
 // One half of a double round (columns: half 0, diagonals: half 1) on x0..x15, the four quarter
 // rounds' steps interleaved.
 std::vector<Stmt> half_round(int half) {
   std::vector<Stmt> out;
   out.push_back(comment(half == 0 ? "Column round (four independent quarter rounds, step by step)."
                                   : "Diagonal round."));
-  for (const auto &st : kSteps)
+  for (const auto &st : kChachaQuarterRoundSteps)
     for (int q = 0; q < 4; ++q) {
-      const int *w = kQr[4 * half + q];
+      const int *w = kChachaQuarterRounds[4 * half + q];
       Expr d = v(fmt::format("x{}", w[st.dst])), src = v(fmt::format("x{}", w[st.src]));
       Expr e = st.rot < 0 ? op("vadd32", {d, src}) : st.rot == 0 ? op("vxor", {d, src}) : op("vrotl32", {d}, st.rot);
       out.push_back(assign(d, e));
@@ -121,7 +115,7 @@ Function chacha20_xorv(const Spec &s, const Mul64 &d, bool mac) {
   b.push_back(if_(op("lt", {sz(kMaxBlocks), v("nblocks")}), {assign(v("nblocks"), sz(kMaxBlocks))}));
   b.push_back(decl(kSize, "vl", op("vsetvl32", {v("nblocks")})));
   b.push_back(comment("Input state, word k of every block in x<k>; lane b of x12 is counter + b."));
-  const uint32_t sigma[4] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};  // "expand 32-byte k"
+  const auto &sigma = chacha20_sigma();  // "expand 32-byte k"
   for (int i = 0; i < 8; ++i) b.push_back(decl(kU32, fmt::format("k{}", i), load32(at(v("key"), sz(4 * i)))));
   for (int i = 0; i < 3; ++i) b.push_back(decl(kU32, fmt::format("n{}", i), load32(at(v("nonce"), sz(4 * i)))));
   auto word = [&](int i) -> Expr {

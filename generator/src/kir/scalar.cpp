@@ -1,6 +1,8 @@
 // scalar.cpp: the scalar AEAD as KIR, and the mul64 derivations (see scalar.hpp).
 #include "scalar.hpp"
 
+#include "shared.hpp"
+
 #include <fmt/format.h>
 
 #include <map>
@@ -44,21 +46,7 @@ Expr load32(Expr p) { return call("load32_le", {std::move(p)}); }
 
 // --- the derived constants ----------------------------------------------------------------------
 
-// RFC 8439 2.5: "r[3], r[7], r[11], and r[15] are required to have their top four bits clear
-// (be smaller than 16); r[4], r[8], and r[12] are required to have their bottom two bits clear".
-// The clamp mask, byte by byte from that rule, as two little-endian 64-bit words.
-std::pair<uint64_t, uint64_t> clamp_masks() {
-  uint8_t mask[16];
-  for (int i = 0; i < 16; ++i) {
-    mask[i] = 0xff;
-    if (i % 4 == 3) mask[i] &= 0x0f;
-    if (i % 4 == 0 && i > 0) mask[i] &= 0xfc;
-  }
-  uint64_t lo = 0, hi = 0;
-  for (int i = 7; i >= 0; --i) lo = (lo << 8) | mask[i];
-  for (int i = 15; i >= 8; --i) hi = (hi << 8) | mask[i];
-  return {lo, hi};
-}
+// The clamp masks and the ChaCha20 constants: kir/shared.cpp (shared with the avx512 builder).
 
 // --- helpers ----------------------------------------------------------------------------------
 
@@ -113,7 +101,7 @@ Function chacha20_blocks(int n, const Spec &s) {
   f.contract = c.dump();
   auto &b = f.body;
   b.push_back(comment("Input state j0..j15: constants, key, counter, nonce (shared by every block)."));
-  const uint32_t sigma[4] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};  // "expand 32-byte k"
+  const auto &sigma = chacha20_sigma();  // "expand 32-byte k"
   for (int i = 0; i < 4; ++i) b.push_back(decl(kU32, fmt::format("j{}", i), u32(sigma[i])));
   for (int i = 0; i < 8; ++i) b.push_back(decl(kU32, fmt::format("j{}", 4 + i), load32(at("key", 4 * i))));
   b.push_back(decl(kU32, "j12", v("counter")));
@@ -128,11 +116,8 @@ Function chacha20_blocks(int n, const Spec &s) {
   }
   // One double round: columns, then diagonals; each quarter round (a, b, c, d) is
   // a += b; d ^= a; d <<<= 16; c += d; b ^= c; b <<<= 12; a += b; d ^= a; d <<<= 8; c += d; b ^= c; b <<<= 7.
-  const int qr[8][4] = {{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15},
-                        {0, 5, 10, 15}, {1, 6, 11, 12}, {2, 7, 8, 13}, {3, 4, 9, 14}};
-  struct Step { int dst, src, rot; };  // rot < 0: dst += src; rot == 0: dst ^= src; else dst <<<= rot
-  const Step steps[] = {{0, 1, -1}, {3, 0, 0}, {3, 3, 16}, {2, 3, -1}, {1, 2, 0}, {1, 1, 12},
-                        {0, 1, -1}, {3, 0, 0}, {3, 3, 8},  {2, 3, -1}, {1, 2, 0}, {1, 1, 7}};
+  const auto &qr = kChachaQuarterRounds;       // kir/shared.cpp
+  const auto &steps = kChachaQuarterRoundSteps;
   std::vector<Stmt> round;
   for (int half = 0; half < 2; ++half) {
     round.push_back(comment(half == 0 ? "Column round." : "Diagonal round."));
@@ -257,7 +242,7 @@ Function chacha20_xor8(const Spec &s, bool mac) {
   b.push_back(decl(kV, "rot16", vconst8({2, 3, 0, 1})));
   b.push_back(decl(kV, "rot8", vconst8({3, 0, 1, 2})));
   b.push_back(comment("Input state, word k of every block in j<k>; lane b of j12 is counter + b."));
-  const uint32_t sigma[4] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
+  const auto &sigma = chacha20_sigma();
   for (int i = 0; i < 4; ++i) b.push_back(decl(kV, fmt::format("j{}", i), op("vbroadcast32", {u32(sigma[i])})));
   for (int i = 0; i < 8; ++i)
     b.push_back(decl(kV, fmt::format("j{}", 4 + i), op("vbroadcast32", {load32(at("key", 4 * i))})));
@@ -265,11 +250,8 @@ Function chacha20_xor8(const Spec &s, bool mac) {
   for (int i = 0; i < 3; ++i)
     b.push_back(decl(kV, fmt::format("j{}", 13 + i), op("vbroadcast32", {load32(at("nonce", 4 * i))})));
   for (int i = 0; i < 16; ++i) b.push_back(decl(kV, fmt::format("x{}", i), v(fmt::format("j{}", i))));
-  const int qr[8][4] = {{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15},
-                        {0, 5, 10, 15}, {1, 6, 11, 12}, {2, 7, 8, 13}, {3, 4, 9, 14}};
-  struct Step { int dst, src, rot; };
-  const Step steps[] = {{0, 1, -1}, {3, 0, 0}, {3, 3, 16}, {2, 3, -1}, {1, 2, 0}, {1, 1, 12},
-                        {0, 1, -1}, {3, 0, 0}, {3, 3, 8},  {2, 3, -1}, {1, 2, 0}, {1, 1, 7}};
+  const auto &qr = kChachaQuarterRounds;       // kir/shared.cpp
+  const auto &steps = kChachaQuarterRoundSteps;
   std::vector<Stmt> round;
   for (int half = 0; half < 2; ++half) {
     round.push_back(comment(half == 0 ? "Column round." : "Diagonal round."));
@@ -363,7 +345,7 @@ Function chacha20_lanes(const Spec &s, int sets) {
   b.push_back(decl(kV, "rot16", vconst8({2, 3, 0, 1})));
   b.push_back(decl(kV, "rot8", vconst8({3, 0, 1, 2})));
   b.push_back(comment("Rows of the input state, the same in both lanes but for the counter word of row d."));
-  const uint32_t sigma[4] = {0x61707865, 0x3320646e, 0x79622d32, 0x6b206574};
+  const auto &sigma = chacha20_sigma();
   std::vector<Expr> a8, b8, c8;
   for (int l = 0; l < 2; ++l)
     for (int i = 0; i < 4; ++i) {
@@ -387,9 +369,7 @@ Function chacha20_lanes(const Spec &s, int sets) {
   for (int k = 0; k < sets; ++k)
     for (int r = 0; r < 4; ++r)
       b.push_back(decl(kV, x(k, r), v(r == 3 ? fmt::format("jd{}", k) : fmt::format("j{}", rows[r]))));
-  struct Step { int dst, src, rot; };
-  const Step steps[] = {{0, 1, -1}, {3, 0, 0}, {3, 3, 16}, {2, 3, -1}, {1, 2, 0}, {1, 1, 12},
-                        {0, 1, -1}, {3, 0, 0}, {3, 3, 8},  {2, 3, -1}, {1, 2, 0}, {1, 1, 7}};
+  const auto &steps = kChachaQuarterRoundSteps;  // kir/shared.cpp
   std::vector<Stmt> round;
   auto qr = [&]() {
     for (const auto &st : steps)
@@ -1148,7 +1128,7 @@ void add_stream_entries(Module &m, const Spec &s, const Mul64 &d) {
 
 Mul64 derive_mul64(const Spec &s) {
   Mul64 d;
-  std::tie(d.clamp0, d.clamp1) = clamp_masks();
+  std::tie(d.clamp0, d.clamp1) = poly1305_clamp_masks();
   d.s1_max = d.clamp1 + (d.clamp1 >> 2);
   d.wrap_mask = ~uint64_t{3};
   // 4 * (d2 >> 2) is d2 with its two low bits cleared; adding (d2 >> 2) makes 5 * (d2 >> 2), which
