@@ -11,6 +11,7 @@ PKGS=(
   libssl-dev openssl libsodium-dev libipsec-mb-dev
   libsimde-dev  # SIMDe: the emulated backends (tests/emu) run the AVX-512 kernels on any CPU
   qemu-user     # qemu-x86_64 -cpu Haswell: the cpu.* tests run every test program without AVX-512
+  valgrind      # memcheck + <valgrind/memcheck.h>: the ct.valgrind.* constant-time (ctgrind) checks
 )
 missing=()
 for p in "${PKGS[@]}"; do

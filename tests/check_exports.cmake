@@ -1,6 +1,7 @@
 # check_exports.cmake: libchapoly.so exports exactly the C API of chapoly.h, nothing else (no
 # kernels, no C++ internals). Run as: cmake -DLIB=path -DNM=nm -P check_exports.cmake
-set(_want chapoly_backend chapoly_open chapoly_seal chapoly_select_backend chapoly_version)
+set(_want chapoly_backend chapoly_open chapoly_seal chapoly_select_backend chapoly_version
+          chapoly_xopen chapoly_xseal)
 execute_process(COMMAND "${NM}" -D --defined-only "${LIB}" OUTPUT_VARIABLE _out
                 RESULT_VARIABLE _rc)
 if(NOT _rc EQUAL 0)

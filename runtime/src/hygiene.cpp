@@ -3,6 +3,15 @@
 
 #include "internal/chapoly_internal.h"
 
+// valgrind's client requests (Debian package valgrind): header-only macros that do nothing (a
+// few register moves) unless the program runs under valgrind. Used only by declassify().
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define CHAPOLY_HAVE_MEMCHECK 1
+#endif
+#endif
+
 namespace chapoly::internal {
 namespace {
 // Calling memset through a volatile function pointer: the compiler must load the pointer at run
@@ -24,6 +33,13 @@ int ct_equal(const uint8_t *a, const uint8_t *b, size_t len) {
   __asm__ __volatile__("" : "+r"(diff));
   // diff is in 0..255; (diff - 1) >> 8 has bit 0 set exactly when diff == 0.
   return static_cast<int>(((diff - 1) >> 8) & 1);
+}
+
+int declassify(int v) {
+#ifdef CHAPOLY_HAVE_MEMCHECK
+  (void)VALGRIND_MAKE_MEM_DEFINED(&v, sizeof v);
+#endif
+  return v;
 }
 
 // CHAPOLY_STACK_BURN_BYTES (set by runtime/CMakeLists.txt) must cover the deepest kernel frame:
