@@ -105,19 +105,6 @@ __attribute__((noinline)) void copy_stack_below(uint8_t *out, size_t depth) {
   for (size_t i = 0; i < depth; ++i) out[i] = src[i];
 }
 
-// True in AddressSanitizer builds, where the stack scan is not meaningful (see the test).
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitizedStack = true;
-#else
-constexpr bool kSanitizedStack = false;
-#endif
-#elif defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitizedStack = true;
-#else
-constexpr bool kSanitizedStack = false;
-#endif
-
 // Deeper than the burn, so a kernel frame that outgrew it is caught.
 const size_t kScanDepth = std::max<size_t>(128 * 1024, 2 * chapoly::internal::stack_burn_bytes());
 
@@ -222,22 +209,15 @@ TEST_P(Hygiene, NoKeyOneTimeKeyOrKeystreamLeftOnStackOrInRegisters) {
         EXPECT_EQ(count_hits(p->regs.bytes, p->regs.size, secrets), 0u)
             << b().name << " " << aead << " " << what << " len=" << len << ": key words in "
             << regs << " registers after the call";
-        // Under AddressSanitizer (the asan preset) instrumented frames and the sanitizer runtime's
-        // own frames hold copies the burn does not reach (seen for scalar, avx2 and avx512): the
-        // stack half of this check holds for the shipped (uninstrumented) builds only.
-        if (!kSanitizedStack) {
-          EXPECT_EQ(count_hits(p->stack.data(), p->stack.size(), secrets), 0u)
-              << b().name << " " << aead << " " << what << " len=" << len
-              << ": key words on the stack below the caller";
-        }
+        EXPECT_EQ(count_hits(p->stack.data(), p->stack.size(), secrets), 0u)
+            << b().name << " " << aead << " " << what << " len=" << len
+            << ": key words on the stack below the caller";
         EXPECT_EQ(count_hits(p->regs.bytes, p->regs.size, stream), 0u)
             << b().name << " " << aead << " " << what << " len=" << len << ": keystream in "
             << regs << " registers after the call";
-        if (!kSanitizedStack) {
-          EXPECT_EQ(count_hits(p->stack.data(), p->stack.size(), stream), 0u)
-              << b().name << " " << aead << " " << what << " len=" << len
-              << ": keystream on the stack below the caller";
-        }
+        EXPECT_EQ(count_hits(p->stack.data(), p->stack.size(), stream), 0u)
+            << b().name << " " << aead << " " << what << " len=" << len
+            << ": keystream on the stack below the caller";
       }
     }
   }
