@@ -118,7 +118,8 @@ else
     label=input; [[ $f == "$work/sealed" ]] && label=sealed; [[ $f == "$work/opened" ]] && label=opened
     printf '%-8s %9s  %s\n' "$label" "$(stat -c %s "$f")" "$(sha256sum <"$f" | cut -d' ' -f1)"
   done
-  echo "(sealed = 12-byte nonce + ciphertext + 16-byte tag: 28 bytes more than the input)"
+  echo "(sealed = 28-byte header + the ciphertext in 64 KiB XChaCha20-Poly1305 chunks, each with a"
+  echo " 16-byte tag: docs/file-format.md)"
 
   # Flip one bit in the middle of the ciphertext; open must refuse with status 1, writing nothing.
   if [[ -f $work/sealed ]]; then

@@ -17,6 +17,7 @@ PKGS=(
   libc6-dev-riscv64-cross libstdc++-12-dev-riscv64-cross libgcc-12-dev-riscv64-cross
   binutils-riscv64-linux-gnu googletest
   nginx-light curl  # the provider's real-application test: nginx serves over TLS 1.3 to curl
+  valgrind      # memcheck + <valgrind/memcheck.h>: the ct.valgrind.* constant-time (ctgrind) checks
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -2,7 +2,7 @@
 # kernels, no C++ internals). Run as: cmake -DLIB=path -DNM=nm -P check_exports.cmake
 set(_want chapoly_backend chapoly_open chapoly_seal chapoly_select_backend chapoly_version
           chapoly_stream_init chapoly_stream_aad chapoly_stream_encrypt chapoly_stream_decrypt
-          chapoly_stream_final chapoly_stream_verify chapoly_stream_wipe)
+          chapoly_stream_final chapoly_stream_verify chapoly_stream_wipe chapoly_xopen chapoly_xseal)
 if(DEFINED WANT)  # another library's exact export list (the provider module: OSSL_provider_init)
   set(_want ${WANT})
 endif()

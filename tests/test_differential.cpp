@@ -49,7 +49,7 @@ class Differential : public BackendTest {
     ASSERT_TRUE(openssl_open(check.data(), ct, len, tag, aad, aad_len, nonce, key)) << ctx();
 
     uint8_t *back = in_place ? ct : in_buf.data() + in_off;
-    if (!in_place) std::memset(back, 0xaa, len);
+    if (!in_place && len > 0) std::memset(back, 0xaa, len);
     ASSERT_EQ(open_with(b(), back, ct, len, tag, aad, aad_len, nonce, key), CHAPOLY_OK) << ctx();
     ASSERT_TRUE(std::equal(pt_copy.begin(), pt_copy.end(), back)) << ctx() << ": open differs";
   }
@@ -323,7 +323,7 @@ TEST_P(Differential, BuffersEndingAtGuardPages) {
     EXPECT_TRUE(std::equal(want.begin(), want.end(), out)) << "len=" << len;
     EXPECT_EQ(to_hex(tag, 16), to_hex(want_tag, 16)) << "len=" << len;
     // Open from the flush input into the flush output, then in place at the flush end.
-    std::memcpy(in, want.data(), len);
+    if (len > 0) std::memcpy(in, want.data(), len);
     ASSERT_EQ(open_with(b(), out, in, len, tag, aad, aad_len, nonce, key), CHAPOLY_OK);
     EXPECT_TRUE(std::equal(pt.begin(), pt.end(), out)) << "len=" << len;
     ASSERT_EQ(seal_with(b(), out, tag, out, len, aad, aad_len, nonce, key), CHAPOLY_OK);
@@ -337,6 +337,55 @@ TEST_P(Differential, BuffersEndingAtGuardPages) {
     chapoly::internal::chacha20_xor(ks.data(), in, len, nonce, key, 7);
     b().chacha20(out, in, len, nonce, key, 7);
     EXPECT_TRUE(std::equal(ks.begin(), ks.end(), out)) << "len=" << len;
+  }
+  munmap(base, 3 * stride);
+}
+
+// The other end: AAD, input and output each START right after an inaccessible guard page, at
+// every offset 0..63 from it (offset 0: flush, so a read or write before the buffer faults; the
+// other offsets: every alignment modulo 64), for lengths around every kernel cutoff to 1100 bytes;
+// out of place and in place, seal and open, against OpenSSL. With BuffersEndingAtGuardPages this
+// puts every buffer against a guard page at both ends. (Under the asan preset, the exact-size heap
+// buffers of EveryLengthTo4096EveryAadLength add redzones at both ends for every length 0..4096.)
+TEST_P(Differential, BuffersStartingAtGuardPagesEveryOffsetTo63) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  const size_t region = 2 * page, stride = page + region;  // a guard, then 2 usable pages
+  auto *base = static_cast<uint8_t *>(mmap(nullptr, 3 * stride, PROT_READ | PROT_WRITE,
+                                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(base, MAP_FAILED);
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(mprotect(base + i * stride, page, PROT_NONE), 0);
+  uint8_t *aad_start = base + page, *in_start = base + stride + page;
+  uint8_t *out_start = base + 2 * stride + page;
+  Rng rng(0x5eed0009);
+  uint8_t key[32], nonce[12], tag[16], want_tag[16];
+  rng.fill(key, sizeof key);
+  rng.fill(nonce, sizeof nonce);
+  const size_t lens[] = {0,   1,   15,  16,  17,  63,  64,  65,  127, 128,  129,  191,  192, 193,
+                         255, 256, 257, 447, 448, 449, 511, 512, 513, 1023, 1024, 1025, 1100};
+  for (size_t off = 0; off < 64; ++off) {
+    for (size_t len : lens) {
+      const size_t aad_len = (len + off) % 67;
+      uint8_t *aad = aad_start + (63 - off), *in = in_start + off;
+      uint8_t *out = out_start + (off * 37) % 64;
+      rng.fill(in, len);
+      rng.fill(aad, aad_len);
+      Bytes pt(in, in + len), want(len);
+      openssl_seal(want.data(), want_tag, in, len, aad, aad_len, nonce, key);
+      ASSERT_EQ(seal_with(b(), out, tag, in, len, aad, aad_len, nonce, key), CHAPOLY_OK);
+      ASSERT_TRUE(std::equal(want.begin(), want.end(), out)) << "len=" << len << " off=" << off;
+      ASSERT_EQ(to_hex(tag, 16), to_hex(want_tag, 16)) << "len=" << len << " off=" << off;
+      if (len > 0) std::memcpy(in, want.data(), len);
+      ASSERT_EQ(open_with(b(), out, in, len, tag, aad, aad_len, nonce, key), CHAPOLY_OK);
+      ASSERT_TRUE(std::equal(pt.begin(), pt.end(), out)) << "len=" << len << " off=" << off;
+      // In place at the guard page.
+      if (len > 0) std::memcpy(in, pt.data(), len);
+      ASSERT_EQ(seal_with(b(), in, tag, in, len, aad, aad_len, nonce, key), CHAPOLY_OK);
+      ASSERT_TRUE(std::equal(want.begin(), want.end(), in)) << "len=" << len << " off=" << off
+                                                            << " in place";
+      ASSERT_EQ(open_with(b(), in, in, len, tag, aad, aad_len, nonce, key), CHAPOLY_OK);
+      ASSERT_TRUE(std::equal(pt.begin(), pt.end(), in)) << "len=" << len << " off=" << off
+                                                        << " in place";
+    }
   }
   munmap(base, 3 * stride);
 }

@@ -114,13 +114,18 @@ struct Probe {
   Bytes stack = Bytes(kScanDepth);
 };
 
-// One seal or open, then the snapshot from the same frame depth. Runs on a fresh thread.
-__attribute__((noinline)) int call_then_snapshot(bool seal, const Backend *b, Probe *probe,
+// One seal, open, xseal or xopen, then the snapshot from the same frame depth. Runs on a fresh
+// thread. `nonce` is 24 bytes for the X calls (their first 12 for the others).
+enum class Call { kSeal, kOpen, kXSeal, kXOpen };
+__attribute__((noinline)) int call_then_snapshot(Call call, const Backend *b, Probe *probe,
                                                  bool zmm, const uint8_t *key,
                                                  const uint8_t *nonce, uint8_t *out,
                                                  const uint8_t *in, size_t len, uint8_t *tag) {
-  int rc = seal ? chapoly::internal::seal_with(*b, out, tag, in, len, nullptr, 0, nonce, key)
-                : chapoly::internal::open_with(*b, out, in, len, tag, nullptr, 0, nonce, key);
+  using namespace chapoly::internal;
+  int rc = call == Call::kSeal    ? seal_with(*b, out, tag, in, len, nullptr, 0, nonce, key)
+           : call == Call::kOpen  ? open_with(*b, out, in, len, tag, nullptr, 0, nonce, key)
+           : call == Call::kXSeal ? xseal_with(*b, out, tag, in, len, nullptr, 0, nonce, key)
+                                  : xopen_with(*b, out, in, len, tag, nullptr, 0, nonce, key);
   if (zmm) {
     capture_zmm(probe->regs);
   } else {
@@ -130,51 +135,119 @@ __attribute__((noinline)) int call_then_snapshot(bool seal, const Backend *b, Pr
   return rc;
 }
 
+// The keystream's windows: 8 consecutive bytes at every 4-byte step (serialised blocks, scalar
+// code), and word j of block k next to word j of block k + 1 (word-sliced vectors).
+void add_keystream_windows(std::set<Window> &out, const Bytes &ks) {
+  for (size_t i = 0; i + 8 <= ks.size(); i += 4) {
+    Window w;
+    std::memcpy(w.data(), ks.data() + i, 8);
+    out.insert(w);
+  }
+  for (size_t k = 0; 64 * (k + 2) <= ks.size(); ++k) {
+    for (size_t j = 0; j < 16; ++j) {
+      Window w;
+      std::memcpy(w.data(), ks.data() + 64 * k + 4 * j, 4);
+      std::memcpy(w.data() + 4, ks.data() + 64 * (k + 1) + 4 * j, 4);
+      out.insert(w);
+    }
+  }
+}
+
 class Hygiene : public BackendTest {};
 
-TEST_P(Hygiene, NoKeyOrOneTimeKeyLeftOnStackOrInRegisters) {
+// For ChaCha20-Poly1305 and XChaCha20-Poly1305: no window of the key, the one-time Poly1305 key,
+// the XChaCha20 subkey or the keystream is left in the vector registers or on the stack below the
+// caller after seal or open returns.
+TEST_P(Hygiene, NoKeyOneTimeKeyOrKeystreamLeftOnStackOrInRegisters) {
   Rng rng(0x41e7);
-  uint8_t key[32], nonce[12], otk[32], tag[16];
-  rng.fill(key, sizeof key);
-  rng.fill(nonce, sizeof nonce);
-  chapoly::internal::poly1305_key_gen(otk, key, nonce);
-  std::set<Window> secrets;
-  add_windows(secrets, key);
-  add_windows(secrets, otk);
   // zmm0-31 are only inspected (and cleared first) where this build has the AVX-512 code.
   const bool zmm = CHAPOLY_TEST_HAVE_AVX512 && chapoly::internal::avx512_missing_feature() == nullptr;
-  for (size_t len : {size_t{5}, size_t{300}, size_t{4096 + 17}}) {
-    Bytes pt = rng.bytes(len), ct(len), back(len);
-    Probe after_seal, after_open;
-    int seal_rc = -100, open_rc = -100;
-    std::thread([&] {
-      // A new thread inherits the vector registers of its parent, which handled the secrets
-      // above: start from clean registers so that only the calls under test can leave any.
+  for (bool x : {false, true}) {
+    uint8_t key[32], nonce[24], otk[32], subkey[32], tag[16];
+    rng.fill(key, sizeof key);
+    rng.fill(nonce, sizeof nonce);
+    std::set<Window> secrets;
+    add_windows(secrets, key);
+    if (x) {
+      // draft-irtf-cfrg-xchacha: the kernel runs on the subkey and nonce 0^4 || nonce[16..24).
+      uint8_t nonce12[12] = {0};
+      std::memcpy(nonce12 + 4, nonce + 16, 8);
+      chapoly::internal::hchacha20(subkey, key, nonce);
+      add_windows(secrets, subkey);
+      chapoly::internal::poly1305_key_gen(otk, subkey, nonce12);
+    } else {
+      chapoly::internal::poly1305_key_gen(otk, key, nonce);
+    }
+    add_windows(secrets, otk);
+    for (size_t len : {size_t{5}, size_t{300}, size_t{4096 + 17}}) {
+      Bytes pt = rng.bytes(len), ct(len), back(len);
+      Probe after_seal, after_open;
+      int seal_rc = -100, open_rc = -100;
+      std::thread([&] {
+        // A new thread inherits the vector registers of its parent, which handled the secrets
+        // above: start from clean registers so that only the calls under test can leave any.
 #if CHAPOLY_TEST_HAVE_AVX512
-      if (zmm) chapoly::internal::scrub_avx512_registers();
+        if (zmm) chapoly::internal::scrub_avx512_registers();
 #endif
-      chapoly::internal::scrub_sse_registers();
-      seal_rc = call_then_snapshot(true, &b(), &after_seal, zmm, key, nonce, ct.data(), pt.data(),
-                                   len, tag);
-      open_rc = call_then_snapshot(false, &b(), &after_open, zmm, key, nonce, back.data(),
-                                   ct.data(), len, tag);
-    }).join();
-    ASSERT_EQ(seal_rc, CHAPOLY_OK);
-    ASSERT_EQ(open_rc, CHAPOLY_OK);
-    ASSERT_EQ(back, pt);
-    const char *regs = zmm ? "zmm" : "xmm";
-    for (auto [what, p] : {std::pair{"seal", &after_seal}, std::pair{"open", &after_open}}) {
-      EXPECT_EQ(count_hits(p->regs.bytes, p->regs.size, secrets), 0u)
-          << b().name << " " << what << " len=" << len << ": secret words in " << regs
-          << " registers after the call";
-      EXPECT_EQ(count_hits(p->stack.data(), p->stack.size(), secrets), 0u)
-          << b().name << " " << what << " len=" << len << ": secret words on the stack below "
-          << "the caller";
+        chapoly::internal::scrub_sse_registers();
+        seal_rc = call_then_snapshot(x ? Call::kXSeal : Call::kSeal, &b(), &after_seal, zmm, key,
+                                     nonce, ct.data(), pt.data(), len, tag);
+        open_rc = call_then_snapshot(x ? Call::kXOpen : Call::kOpen, &b(), &after_open, zmm, key,
+                                     nonce, back.data(), ct.data(), len, tag);
+      }).join();
+      ASSERT_EQ(seal_rc, CHAPOLY_OK);
+      ASSERT_EQ(open_rc, CHAPOLY_OK);
+      ASSERT_EQ(back, pt);
+      // The keystream is ct XOR pt.
+      Bytes ks(len);
+      for (size_t i = 0; i < len; ++i) ks[i] = static_cast<uint8_t>(ct[i] ^ pt[i]);
+      std::set<Window> stream;
+      add_keystream_windows(stream, ks);
+      const char *regs = zmm ? "zmm" : "xmm";
+      const char *aead = x ? "xchacha" : "chacha";
+      for (auto [what, p] : {std::pair{"seal", &after_seal}, std::pair{"open", &after_open}}) {
+        EXPECT_EQ(count_hits(p->regs.bytes, p->regs.size, secrets), 0u)
+            << b().name << " " << aead << " " << what << " len=" << len << ": key words in "
+            << regs << " registers after the call";
+        EXPECT_EQ(count_hits(p->stack.data(), p->stack.size(), secrets), 0u)
+            << b().name << " " << aead << " " << what << " len=" << len
+            << ": key words on the stack below the caller";
+        EXPECT_EQ(count_hits(p->regs.bytes, p->regs.size, stream), 0u)
+            << b().name << " " << aead << " " << what << " len=" << len << ": keystream in "
+            << regs << " registers after the call";
+        EXPECT_EQ(count_hits(p->stack.data(), p->stack.size(), stream), 0u)
+            << b().name << " " << aead << " " << what << " len=" << len
+            << ": keystream on the stack below the caller";
+      }
     }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Hygiene, testing::ValuesIn(all_backends()), backend_param_name);
+
+// A caller-owned context is wiped by its final call: the portable incremental Poly1305 state
+// (r, s, the accumulator, the pending partial block) reads all zero after poly1305_final, read
+// through the caller's own memory.
+TEST(HygieneContext, Poly1305StateIsZeroAfterFinal) {
+  Rng rng(0x9051);
+  for (size_t len : {size_t{0}, size_t{7}, size_t{16}, size_t{100}}) {
+    uint8_t key[32], tag[16], want[16];
+    rng.fill(key, sizeof key);
+    Bytes msg = rng.bytes(len);
+    chapoly::internal::Poly1305State st;
+    std::memset(&st, 0xa5, sizeof st);
+    chapoly::internal::poly1305_init(st, key);
+    chapoly::internal::poly1305_update(st, msg.data(), msg.size());
+    chapoly::internal::poly1305_final(st, tag);
+    chapoly::internal::poly1305(want, msg.data(), msg.size(), key);
+    EXPECT_EQ(to_hex(tag, 16), to_hex(want, 16));
+    const auto *raw = reinterpret_cast<const uint8_t *>(&st);
+    size_t nonzero = 0;
+    for (size_t i = 0; i < sizeof st; ++i) nonzero += raw[i] != 0;
+    EXPECT_EQ(nonzero, 0u) << "len=" << len << ": poly1305_final left " << nonzero
+                           << " nonzero bytes of the state";
+  }
+}
 
 }  // namespace
 }  // namespace chapoly::test

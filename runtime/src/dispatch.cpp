@@ -100,6 +100,21 @@ int chapoly_open(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[1
   return chapoly::internal::open_with(*b, pt, ct, len, tag, aad, aad_len, nonce, key);
 }
 
+int chapoly_xseal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *aad,
+                  size_t aad_len, const uint8_t nonce[24], const uint8_t key[32]) {
+  const Backend *b = current();
+  if (b->seal == nullptr) return CHAPOLY_ERR_UNSUPPORTED;
+  return chapoly::internal::xseal_with(*b, ct, tag, pt, len, aad, aad_len, nonce, key);
+}
+
+int chapoly_xopen(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16],
+                  const uint8_t *aad, size_t aad_len, const uint8_t nonce[24],
+                  const uint8_t key[32]) {
+  const Backend *b = current();
+  if (b->open == nullptr) return CHAPOLY_ERR_UNSUPPORTED;
+  return chapoly::internal::xopen_with(*b, pt, ct, len, tag, aad, aad_len, nonce, key);
+}
+
 const char *chapoly_backend(void) { return current()->name; }
 
 int chapoly_select_backend(const char *name) {

@@ -3,6 +3,15 @@
 
 #include "internal/chapoly_internal.h"
 
+// valgrind's client requests (Debian package valgrind): header-only macros that do nothing (a
+// few register moves) unless the program runs under valgrind. Used only by declassify().
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define CHAPOLY_HAVE_MEMCHECK 1
+#endif
+#endif
+
 namespace chapoly::internal {
 namespace {
 // Calling memset through a volatile function pointer: the compiler must load the pointer at run
@@ -26,6 +35,13 @@ int ct_equal(const uint8_t *a, const uint8_t *b, size_t len) {
   return static_cast<int>(((diff - 1) >> 8) & 1);
 }
 
+int declassify(int v) {
+#ifdef CHAPOLY_HAVE_MEMCHECK
+  (void)VALGRIND_MAKE_MEM_DEFINED(&v, sizeof v);
+#endif
+  return v;
+}
+
 // CHAPOLY_STACK_BURN_BYTES (set by runtime/CMakeLists.txt) must cover the deepest kernel frame:
 // the optimized AVX-512 kernels reserve up to ~3.6 KiB (spilled zmm state), so 8 KiB by default;
 // unoptimized or sanitized kernels reserve far more (ASan -O0: ~800 KiB), so such builds burn
@@ -38,6 +54,12 @@ size_t stack_burn_bytes() { return CHAPOLY_STACK_BURN_BYTES; }
 
 // noinline, so its frame is a fresh region below the caller: the same region the kernel's frames
 // used.
+// Not instrumented by AddressSanitizer: with its stack-use-after-return detection an instrumented
+// function's arrays live on a heap "fake stack", so `region` would not cover the real stack where
+// the kernels' register spills are.
+#if defined(__clang__) || defined(__GNUC__)
+__attribute__((no_sanitize("address")))
+#endif
 __attribute__((noinline)) void burn_stack() {
   unsigned char region[CHAPOLY_STACK_BURN_BYTES];
   secure_wipe(region, sizeof region);

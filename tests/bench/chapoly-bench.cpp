@@ -505,6 +505,7 @@ int main(int argc, char **argv) {
   std::string json_path, md_path, ipsec_arch = "auto";
   int rounds = -1;
   double batch_ms = -1;
+  app.set_version_flag("--version", std::string("chapoly-bench (libchapoly ") + chapoly_version() + ")");
   app.add_option("--sizes", size_args,
                  "message lengths in bytes, comma separated; 'default' = 16,64,256,1024,8192,"
                  "16384, 'all' adds 1,32,128,512,1350,4096,65536")

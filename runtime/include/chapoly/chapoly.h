@@ -108,6 +108,38 @@ CHAPOLY_EXPORT int chapoly_open(uint8_t *pt, const uint8_t *ct, size_t len, cons
                                 const uint8_t *aad, size_t aad_len, const uint8_t nonce[12],
                                 const uint8_t key[32]);
 
+/* --- XChaCha20-Poly1305 (issue 10, item 11) ------------------------------------------------------
+ * AEAD_XChaCha20_Poly1305 of draft-irtf-cfrg-xchacha-03 (section 2.3): the 24-byte nonce is long
+ * enough to be drawn at random for every message (2^96 messages per key before a collision is
+ * likely, against 2^32 for the 12-byte nonce). It is ChaCha20-Poly1305 (above) keyed with the
+ * subkey HChaCha20(key, nonce[0..16)) (section 2.2) and the 12-byte nonce 0x00000000 ||
+ * nonce[16..24), run on the same backend and kernels as `chapoly_seal` / `chapoly_open`.
+ * Compatible with libsodium's crypto_aead_xchacha20poly1305_ietf_*_detached and BoringSSL's
+ * EVP_aead_xchacha20_poly1305. */
+
+/* CHAPOLY_XNONCE_BYTES is the size of the XChaCha20-Poly1305 nonce (draft-irtf-cfrg-xchacha). */
+#define CHAPOLY_XNONCE_BYTES 24
+
+/* chapoly_xseal encrypts and authenticates `len` bytes of `pt` with XChaCha20-Poly1305: it writes
+ * `len` bytes of ciphertext to `ct` and the 16-byte tag to `tag`. `nonce` is 24 bytes, `key` 32;
+ * never NULL. A random nonce per message is safe. Lengths, NULL rules, aliasing (with the
+ * 24-byte nonce in place of the 12-byte one), the order of the checks and the return codes are
+ * exactly those of `chapoly_seal`; on any error `ct` and `tag` are not written. */
+CHAPOLY_EXPORT int chapoly_xseal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
+                                 const uint8_t *aad, size_t aad_len, const uint8_t nonce[24],
+                                 const uint8_t key[32]);
+
+/* chapoly_xopen authenticates and decrypts `len` bytes of `ct` sealed by `chapoly_xseal` (or any
+ * AEAD_XChaCha20_Poly1305 implementation) with the same `aad`, 24-byte `nonce` and 32-byte `key`,
+ * comparing the 16-byte `tag` in constant time. It returns `CHAPOLY_OK` with the plaintext in
+ * `pt`, or `CHAPOLY_ERR_AUTH` with all `len` bytes of `pt` zeroed; the other errors, NULL rules
+ * and aliasing rules are those of `chapoly_open` (with the 24-byte nonce); on them `pt` is not
+ * written. */
+CHAPOLY_EXPORT int chapoly_xopen(uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16],
+                                 const uint8_t *aad, size_t aad_len, const uint8_t nonce[24],
+                                 const uint8_t key[32]);
+/* --- end of XChaCha20-Poly1305 ------------------------------------------------------------------ */
+
 /* chapoly_backend returns the name of the implementation that `chapoly_seal` and `chapoly_open`
  * use now: "avx512" (AVX-512 F, VL, BW and IFMA kernels), "avx2" (AVX2 and BMI2 kernels),
  * "scalar" (generated kernels in plain C++ for any 64-bit CPU), "portable" (the plain C++

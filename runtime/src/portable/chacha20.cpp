@@ -27,13 +27,12 @@ void init_state(uint32_t st[16], const uint8_t key[32], uint32_t counter, const 
   for (int i = 0; i < 3; ++i) st[13 + i] = load32_le(nonce + 4 * i);
 }
 
-// Section 2.3: 10 double rounds (column round, then diagonal round), add the input state,
+// Section 2.3: the 20 rounds, add the input state,
 // serialize the first `words` words little-endian (16 for a block, 8 for the Poly1305 key, so
 // that key is never copied through memcpy, whose library versions use vector registers the
 // portable backend's scrub does not clear).
-void block_from_state(uint8_t *out, const uint32_t st[16], int words = 16) {
-  uint32_t x[16];
-  for (int i = 0; i < 16; ++i) x[i] = st[i];
+// The 20 rounds (10 double rounds: column round, then diagonal round) on x, in place.
+void twenty_rounds(uint32_t x[16]) {
   for (int i = 0; i < 10; ++i) {
     quarter_round(x, 0, 4, 8, 12);
     quarter_round(x, 1, 5, 9, 13);
@@ -44,6 +43,12 @@ void block_from_state(uint8_t *out, const uint32_t st[16], int words = 16) {
     quarter_round(x, 2, 7, 8, 13);
     quarter_round(x, 3, 4, 9, 14);
   }
+}
+
+void block_from_state(uint8_t *out, const uint32_t st[16], int words = 16) {
+  uint32_t x[16];
+  for (int i = 0; i < 16; ++i) x[i] = st[i];
+  twenty_rounds(x);
   for (int i = 0; i < words; ++i) store32_le(out + 4 * i, x[i] + st[i]);
   secure_wipe(x, sizeof x);
 }
@@ -85,6 +90,25 @@ void poly1305_key_gen(uint8_t otk[32], const uint8_t key[32], const uint8_t nonc
   init_state(st, key, 0, nonce);
   block_from_state(otk, st, 8);
   secure_wipe(st, sizeof st);
+}
+
+// draft-irtf-cfrg-xchacha-03, section 2.2: HChaCha20 is the ChaCha20 state with the 16-byte
+// nonce in words 12..15 (no block counter), the 20 rounds without the final addition, and words
+// 0..3 and 12..15 as the 32-byte subkey, little-endian. The nonce words are public; every word
+// is secret-dependent after the rounds, so the output is written without branches or indexing
+// on its value (the same straight-line code as a block).
+void hchacha20(uint8_t subkey[32], const uint8_t key[32], const uint8_t nonce16[16]) {
+  uint32_t x[16];
+  x[0] = 0x61707865u;
+  x[1] = 0x3320646eu;
+  x[2] = 0x79622d32u;
+  x[3] = 0x6b206574u;
+  for (int i = 0; i < 8; ++i) x[4 + i] = load32_le(key + 4 * i);
+  for (int i = 0; i < 4; ++i) x[12 + i] = load32_le(nonce16 + 4 * i);
+  twenty_rounds(x);
+  for (int i = 0; i < 4; ++i) store32_le(subkey + 4 * i, x[i]);
+  for (int i = 0; i < 4; ++i) store32_le(subkey + 16 + 4 * i, x[12 + i]);
+  secure_wipe(x, sizeof x);
 }
 
 }  // namespace chapoly::internal
