@@ -208,8 +208,13 @@ std::string markdown(const json &rep) {
   }
   md += " score |\n" + sep + "---:|\n";
   int i = 0;
+  size_t not_tried = 0;
   for (const auto &v : rep["variants"]) {
     std::string verdict = v["verdict"].get<std::string>();
+    if (verdict == "not tried") {  // listed in the JSON; counted here
+      ++not_tried;
+      continue;
+    }
     if (verdict == "fail")
       verdict = fmt::format("FAIL at {}: {}", v["step"].get<std::string>(), v["reason"].get<std::string>());
     if (rep.contains("winner") && v["id"] == rep["winner"]) verdict += " **(winner)**";
@@ -227,7 +232,11 @@ std::string markdown(const json &rep) {
     }
     md += v.contains("score") ? fmt::format(" {:.3f} |\n", v["score"].get<double>()) : " - |\n";
   }
-  if (rep.contains("winner")) md += "\n" + rep["conclusion"].get<std::string>() + "\n";
+  if (not_tried)
+    md += fmt::format("\n{} more variant(s) not tried: the budget was spent (they are listed in the JSON "
+                      "log; a second run with the same command resumes and tries them).\n",
+                      not_tried);
+  if (rep.contains("conclusion")) md += "\n" + rep["conclusion"].get<std::string>() + "\n";
   return md;
 }
 
@@ -385,7 +394,33 @@ int main(int argc, char **argv) {
     write_atomic(md_path, markdown(rep));
   };
 
+  // Search order: the base, then every one-knob change; after those, the remaining variants
+  // best-predicted first, the prediction being the product of the measured gains of the one-knob
+  // changes a variant combines (unmeasured or failed ones count as 1), so the budget goes to
+  // combinations of the changes that helped.
+  std::map<std::string, double> single_gain;  // "key=value" -> score of that one-knob variant
+  auto record = [&](const json &v) {
+    if (v.value("verdict", "") == "pass" && v["changed"].size() == 1)
+      single_gain[v["changed"].begin().key() + "=" + v["changed"].begin()->get<std::string>()] =
+          v["score"].get<double>();
+  };
+  for (const auto &[id, v] : done_before) record(v);
+  auto distance = [&](const Knobs &k) {
+    int d = 0;
+    for (const auto &[key, val] : k) d += base.at(key) != val;
+    return d;
+  };
+  auto predicted = [&](const Knobs &k) {
+    double p = 1;
+    for (const auto &[key, val] : k)
+      if (base.at(key) != val)
+        if (auto it = single_gain.find(key + "=" + val); it != single_gain.end()) p *= it->second;
+    return p;
+  };
   for (size_t vi = 0; vi < variants.size(); ++vi) {
+    if (distance(variants[vi]) > 1)
+      std::stable_sort(variants.begin() + static_cast<long>(vi), variants.end(),
+                       [&](const Knobs &a, const Knobs &b) { return predicted(a) > predicted(b); });
     const Knobs &k = variants[vi];
     const std::string id = variant_id(k);
     json v = {{"id", id}, {"knobs", k}, {"changed", json::object()}};
@@ -494,6 +529,7 @@ int main(int argc, char **argv) {
     prog.show(done_now, todo, o.budget,
               id + ": " + (v["verdict"] == "pass" ? fmt::format("pass, score {:.3f}", v["score"].get<double>())
                                                   : "FAIL at " + v["step"].get<std::string>()));
+    record(v);
     rep["variants"].push_back(v);
     save();
   }

@@ -136,6 +136,9 @@ std::string edit_spec(const std::string &spec_text, const Knobs &set, const std:
         skipping = true;
       }
     } else if (auto it = left.find(full); it != left.end()) {
+      // A changed value gets a comment saying what it replaced (the base's comment may describe
+      // the old value); an unchanged one keeps its comment.
+      if (trim(value) != it->second) comment = "# chapoly-tune: " + trim(value) + " in the base spec";
       std::string pad;
       if (!comment.empty()) {
         // keep the comment in its column where the new value fits
