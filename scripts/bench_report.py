@@ -54,10 +54,11 @@ def plot(j, png):
                        rotation=45, fontsize=8)
     ax.minorticks_off()
     ax.set_xlabel("message size (bytes, log scale), AAD %d bytes" % j["config"]["aad_len"])
-    ax.set_ylabel("seal throughput (GB/s = 1e9 bytes/s)")
+    ax.set_yscale("log")
+    ax.set_ylabel("seal throughput (GB/s = 1e9 bytes/s, log scale)")
     ax.set_title("ChaCha20-Poly1305 seal on %s (one core)" % j["machine"]["cpu_model"], fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     d = os.path.dirname(os.path.abspath(png))
     fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-", suffix=".png")
@@ -76,7 +77,7 @@ def section(j, tables, command, png_name):
                                      command, m["cpu_model"], m["pinned_cpu"], m["kernel"],
                                      j["config"]["aad_len"], j["config"]["rounds"]), "",
            "![seal throughput against message size](%s)" % png_name, "",
-           tables.strip(), ""]
+           "\n".join(("#" + l) if l.startswith("### ") else l for l in tables.strip().splitlines()), ""]
     if prim:
         out += ["#### Cycles per byte, the two-pass bound and the floor", "",
                 "TSC cycles per byte: `rdtsc` ticks, at %.3f GHz (measured against the steady clock); "
