@@ -80,7 +80,7 @@ def section(j, tables, command, png_name):
            "\n".join(("#" + l) if l.startswith("### ") else l for l in tables.strip().splitlines()), ""]
     if prim:
         out += ["#### Cycles per byte, the two-pass bound and the floor", "",
-                "TSC cycles per byte: `rdtsc` ticks, at %.3f GHz (measured against the steady clock); "
+                "Median over up to 31 rounds of the fastest of three batches. TSC cycles per byte: `rdtsc` ticks, at %.3f GHz (measured against the steady clock); "
                 "the TSC runs at a fixed rate, not the core clock, so a core in turbo does more cycles "
                 "than these. *aead*: the whole seal (%d-byte AAD). *chacha20*, *poly1305*: the backend's "
                 "ChaCha20-only and Poly1305-only kernels over the same bytes. *two-pass*: chacha20 + "

@@ -13,8 +13,8 @@
 namespace chapoly::bench {
 
 /// run_primitives measures every backend this CPU runs at each size in `sizes` (bytes; AAD
-/// `aad_len` bytes for the AEAD), `rounds` interleaved rounds of batches of about `batch_ms`
-/// milliseconds, median per cell; prints a table to stdout and returns it as JSON (see the
+/// `aad_len` bytes for the AEAD), `rounds` interleaved rounds, each the fastest of three batches of
+/// about `batch_ms` milliseconds, median over rounds per cell; prints a table to stdout and returns it as JSON (see the
 /// "primitives" object in docs/benchmarks.md). The caller has pinned the process to one CPU.
 nlohmann::json run_primitives(const std::vector<size_t> &sizes, size_t aad_len, int rounds,
                               double batch_ms);
