@@ -33,6 +33,7 @@ assert [v["knobs"]["chacha20.gpr_blocks"] for v in vs] == ["1", "2"], vs
 base, bad = vs
 assert base["verdict"] == "pass" and base["changed"] == {}, base
 assert len(base["sizes"]) == 2 and all(s["speedup"] > 0 and s["variant_ns_per_byte"] > 0 for s in base["sizes"]), base
+assert {0, 1, 15, 16, 17, 63, 64, 65, 1024, 4099, 16401} <= set(base["check_lengths"]), base["check_lengths"]
 assert bad["verdict"] == "fail" and bad["step"] == "verify", bad
 assert bad.get("test_corrupted") is True, bad
 assert bad["reason"], bad
