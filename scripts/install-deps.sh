@@ -6,6 +6,7 @@ PKGS=(
   build-essential cmake ninja-build pkg-config git
   clang-16 libclang-16-dev libclang-rt-16-dev llvm-16-dev libz3-dev
   python3
+  python3-matplotlib  # scripts/bench-report.sh: the plot in docs/benchmarks.md
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libssl-dev openssl libsodium-dev libipsec-mb-dev

@@ -17,6 +17,7 @@
 #include <chapoly/chapoly.h>
 
 #include "chapoly_registry.h"  // generated from the kernel registry (emitted/CMakeLists.txt)
+#include "primitives.hpp"
 #endif
 
 #include <sched.h>
@@ -530,6 +531,10 @@ int main(int argc, char **argv) {
   app.add_flag("--quick", cfg.quick, "fewer rounds and smaller batches (about 10 s)");
   app.add_option("--json", json_path, "also write the results as JSON to this file");
   app.add_option("--markdown", md_path, "also write the results as Markdown tables to this file");
+  bool primitives = false;
+  app.add_flag("--primitives", primitives,
+               "also time every chapoly backend's AEAD, ChaCha20-only and Poly1305-only kernels in TSC "
+               "cycles per byte, with the two-pass bound and this CPU's floor (micro-benchmarks)");
   CLI11_PARSE(app, argc, argv);
 
   cfg.sizes = parse_sizes(size_args);
@@ -729,6 +734,16 @@ int main(int argc, char **argv) {
   fmt::print("\nspread: widest interquartile range {:.1f}% of the median ({}); {:.1f} s timed\n",
              100 * worst_spread, worst_cell, elapsed);
   j["elapsed_s"] = elapsed;
+#if CHAPOLY_BENCH_HAVE_CHAPOLY
+  if (primitives) {
+    j["primitives"] = chapoly::bench::run_primitives(cfg.sizes, cfg.aad_len, std::min(cfg.rounds, 31), cfg.batch_ms);
+    // Every cell of the main table in TSC cycles per byte too (labelled: TSC ticks, not core cycles).
+    const double ghz = j["primitives"]["tsc_ghz"].get<double>();
+    for (auto &r : j["results"]) r["tsc_cycles_per_byte"] = ghz * 1e3 / r["mbps_median"].get<double>();
+  }
+#else
+  if (primitives) die("--primitives needs libchapoly (this build compares the peers only)");
+#endif
 
   if (!json_path.empty()) {
     std::ofstream f(json_path);
