@@ -144,6 +144,24 @@ Expr op(const std::string &name, std::vector<Expr> args, int imm) {
   e.imm = imm;
   return e;
 }
+static Expr lower_rotate(const Expr &e, bool byte_shuffles) {
+  Expr out = e;
+  for (auto &a : out.args) a = lower_rotate(a, byte_shuffles);
+  if (out.op != "vrotl32") return out;
+  const Expr x = out.args[0];
+  if (byte_shuffles && out.imm == 16) return op("vshufb", {x, var("rot16")});
+  if (byte_shuffles && out.imm == 8) return op("vshufb", {x, var("rot8")});
+  return op("vor", {op("vshl32", {x}, out.imm), op("vshr32", {x}, 32 - out.imm)});
+}
+
+void lower_rotates(std::vector<Stmt> &ss, bool byte_shuffles) {
+  for (auto &st : ss) {
+    if (!st.rhs.op.empty()) st.rhs = lower_rotate(st.rhs, byte_shuffles);
+    lower_rotates(st.body, byte_shuffles);
+    lower_rotates(st.orelse, byte_shuffles);
+  }
+}
+
 Expr call(const std::string &fn, std::vector<Expr> args) {
   Expr e = op("call", std::move(args));
   e.name = fn;

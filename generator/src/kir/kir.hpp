@@ -103,6 +103,13 @@ struct Module {
   std::vector<std::string> header_notes;  ///< derived facts written into the file header
 };
 
+// --- lowering passes -------------------------------------------------------------------------------
+/// Rewrites every 32-bit lane rotation (op `vrotl32`) in `ss` for a target without a vector rotate
+/// (AVX2, RVV 1.0 without Zvkb): x <<< k becomes (x << k) | (x >> (32 - k)); with `byte_shuffles`,
+/// the rotations by 16 and 8 become byte shuffles (`vshufb`) with the constants `rot16` / `rot8`,
+/// which the function being lowered must declare.
+void lower_rotates(std::vector<Stmt> &ss, bool byte_shuffles);
+
 // --- builders: one function per vocabulary op, so builder code reads like the algorithm ----------
 Expr var(const std::string &name);
 Expr lit(uint64_t v, Type::Kind k = Type::U64);

@@ -37,23 +37,6 @@ Expr at(Expr p, Expr i) { return op("offset", {std::move(p), std::move(i)}); }
 Expr load32(Expr p) { return call("load32_le", {std::move(p)}); }
 Expr load64_at(const char *p, uint64_t k) { return call("load64_le", {at(v(p), sz(k))}); }
 
-// RVV 1.0 has no rotate (Zvkb is not in Clang 16 or QEMU 7.2): every rotation is two shifts and an or.
-Expr lower_rotate(const Expr &e) {
-  Expr out = e;
-  for (auto &a : out.args) a = lower_rotate(a);
-  if (out.op != "vrotl32") return out;
-  const Expr x = out.args[0];
-  return op("vor", {op("vshl32", {x}, out.imm), op("vshr32", {x}, 32 - out.imm)});
-}
-
-void lower_rotates(std::vector<Stmt> &ss) {
-  for (auto &st : ss) {
-    if (!st.rhs.op.empty()) st.rhs = lower_rotate(st.rhs);
-    lower_rotates(st.body);
-    lower_rotates(st.orelse);
-  }
-}
-
 // One half of a double round (columns: half 0, diagonals: half 1) on x0..x15, the four quarter
 // rounds' steps interleaved.
 std::vector<Stmt> half_round(int half) {
@@ -184,7 +167,7 @@ Function chacha20_xorv(const Spec &s, const Mul64 &d, bool mac) {
                       "into the aligned keystream buffer ks, then out = in ^ ks in byte vectors.", kLmul));
   b.push_back(if_(op("aligned4x2", {v("in"), v("out")}), std::move(direct), std::move(viabuf), kLmul));
   b.push_back(ret(v("vl")));
-  lower_rotates(b);
+  lower_rotates(b, false);
   return f;
 }
 

@@ -153,26 +153,6 @@ std::string spec_ref(const Spec &s, const char *key) { return fmt::format("{}:{}
 
 const char *const kBulk = "chacha20.bulk_blocks";
 
-// AVX2 has no 32-bit rotate: 16 and 8 become byte shuffles (vpshufb with the constants rot16 and
-// rot8 the function declares), 12 and 7 two shifts and an or.
-Expr lower_rotate(const Expr &e) {
-  Expr out = e;
-  for (auto &a : out.args) a = lower_rotate(a);
-  if (out.op != "vrotl32") return out;
-  const Expr x = out.args[0];
-  if (out.imm == 16) return op("vshufb", {x, v("rot16")});
-  if (out.imm == 8) return op("vshufb", {x, v("rot8")});
-  return op("vor", {op("vshl32", {x}, out.imm), op("vshr32", {x}, 32 - out.imm)});
-}
-
-void lower_rotates(std::vector<Stmt> &ss) {
-  for (auto &st : ss) {
-    if (!st.rhs.op.empty()) st.rhs = lower_rotate(st.rhs);
-    lower_rotates(st.body);
-    lower_rotates(st.orelse);
-  }
-}
-
 Expr vconst8(const std::vector<int> &per_word) {
   std::string bytes;
   for (int lane = 0; lane < 8; ++lane)
@@ -315,7 +295,7 @@ Function chacha20_xor8(const Spec &s, bool mac) {
       b.push_back(eval(op("vstore", {at("out", pos), op("vxor", {op("vload", {at("in", pos)}), ks})})));
     }
   }
-  lower_rotates(b);
+  lower_rotates(b, true);
   return f;
 }
 
@@ -405,7 +385,7 @@ Function chacha20_lanes(const Spec &s, int sets) {
       b.push_back(eval(op("vstore", {at("out", base + 32), op("vperm2x128", {v(x(k, 2)), v(x(k, 3))}, imm)})));
     }
   }
-  lower_rotates(b);
+  lower_rotates(b, true);
   return f;
 }
 
