@@ -12,7 +12,7 @@
 #    preset, in build-asan/: every label but cpu (needs qemu), ct (needs valgrind) and tls, and not
 #    provider.speed.* (those run Debian's openssl and nginx, which cannot load an ASan-built
 #    module)), with bounded libFuzzer runs of seal/open (differential against OpenSSL and
-#    libsodium) and of the spec reader; no emulated backends there (CHAPOLY_TEST_EMULATED=OFF: too
+#    libsodium), of the streaming API (against OpenSSL) and of the spec reader; no emulated backends there (CHAPOLY_TEST_EMULATED=OFF: too
 #    slow to compile with ASan). CHAPOLY_SANITIZERS=0 skips this stage.
 # Arguments go to every ctest run (e.g. `scripts/test.sh -L riscv`). The last line adds up all runs.
 set -euo pipefail

@@ -2,7 +2,8 @@
 // same backend's one-shot call and OpenSSL's EVP_chacha20_poly1305: every split point of the AAD
 // and of the text (independently) for messages up to 300 bytes, many small calls, large calls
 // that cross the fused kernels' 64- and 512-byte chunks, in place; then the state machine
-// (CHAPOLY_ERR_STATE), CHAPOLY_ERR_TOO_LONG before any output, and the wipe.
+// (CHAPOLY_ERR_STATE), CHAPOLY_ERR_TOO_LONG before any output, the end of the 32-bit block counter
+// (through the test hook stream_set_counter_for_test) and the wipe of the whole state.
 #include <algorithm>
 #include <cstring>
 
@@ -17,6 +18,11 @@ using chapoly::internal::open_with;
 using chapoly::internal::seal_with;
 using chapoly::internal::stream_family;
 using chapoly::internal::stream_init_with;
+using chapoly::internal::stream_set_counter_for_test;
+
+bool all_zero(const chapoly_stream &st) {
+  return std::all_of(std::begin(st.opaque), std::end(st.opaque), [](uint64_t w) { return w == 0; });
+}
 
 // A message cut into pieces: the AAD at the offsets `aad_cuts`, the text at `text_cuts`
 // (ascending, each within the length; repeated cuts make empty calls).
@@ -69,6 +75,7 @@ class Stream : public BackendTest {
     if (in_place) ct = buf;
     uint8_t tag[16];
     ASSERT_EQ(chapoly_stream_final(&st, tag), CHAPOLY_OK) << ctx();
+    ASSERT_TRUE(all_zero(st)) << ctx() << ": final left part of the state";
     ASSERT_TRUE(ct == want_ct) << ctx() << ": ciphertext differs";
     ASSERT_EQ(to_hex(tag, 16), to_hex(want_tag, 16)) << ctx() << ": tag differs";
 
@@ -82,6 +89,7 @@ class Stream : public BackendTest {
     }
     if (in_place) dec = back;
     ASSERT_EQ(chapoly_stream_verify(&st, tag), CHAPOLY_OK) << ctx();
+    ASSERT_TRUE(all_zero(st)) << ctx() << ": verify left part of the state";
     ASSERT_TRUE(dec == pt) << ctx() << ": decryption differs";
   }
 
@@ -226,6 +234,110 @@ TEST_P(Stream, TamperedTagIsRejected) {
   }
 }
 
+// chapoly_stream_wipe in the middle of a message (AAD parked in the Poly1305 buffer, a parked
+// keystream block after text, in either direction) zeroes the whole chapoly_stream, and the
+// stream then refuses every call.
+TEST_P(Stream, WipeMidMessageZeroesEverything) {
+  Bytes aad = rng_.bytes(21), pt = rng_.bytes(150), out(150);
+  for (int dir = 0; dir < 2; ++dir) {
+    for (size_t text : {size_t{0}, size_t{37}, size_t{128}, size_t{150}}) {
+      chapoly_stream st;
+      ASSERT_EQ(stream_init_with(b(), &st, key_, nonce_), CHAPOLY_OK);
+      ASSERT_EQ(chapoly_stream_aad(&st, aad.data(), aad.size()), CHAPOLY_OK);
+      auto call = dir == 0 ? chapoly_stream_encrypt : chapoly_stream_decrypt;
+      ASSERT_EQ(call(&st, out.data(), pt.data(), text), CHAPOLY_OK);
+      chapoly_stream_wipe(&st);
+      EXPECT_TRUE(all_zero(st)) << "dir " << dir << " text " << text;
+      EXPECT_EQ(call(&st, out.data(), pt.data(), 1), CHAPOLY_ERR_STATE);
+      EXPECT_EQ(chapoly_stream_final(&st, out.data()), CHAPOLY_ERR_STATE);
+      EXPECT_EQ(chapoly_stream_verify(&st, out.data()), CHAPOLY_ERR_STATE);
+      EXPECT_TRUE(all_zero(st)) << "a refused call after the wipe wrote to the state";
+    }
+  }
+}
+
+// The end of the 32-bit block counter (issue 10, item 3): the stream moved by the test hook to
+// block 2^32 - k, k blocks (64k bytes) are left. Calls that stay within them, in one piece or
+// split so that they run through the parked block and the fused kernels' whole-block runs (up to
+// 17 blocks: past the avx2 entries' 8-block chunk and 16-block loops), give the keystream of
+// blocks 2^32 - k .. 2^32 - 1 (OpenSSL's EVP_chacha20 from that counter as the oracle); before
+// every call, and after the last, a call one byte too long (the one that would need block 2^32,
+// where the kernels' 32-bit counter would wrap to block 0, the one-time key's) returns
+// CHAPOLY_ERR_TOO_LONG with the state and the canary-filled output unchanged, and the stream
+// goes on (chapoly.h: a refused call leaves the stream usable).
+TEST_P(Stream, RefusesTheCallThatWouldWrapTheBlockCounter) {
+  struct Case {
+    uint32_t k;                 // blocks left
+    std::vector<size_t> calls;  // lengths, summing to 64 * k
+  };
+  const Case cases[] = {
+      {1, {64}},      {1, {5, 59}},        {1, {63, 1}},           {1, {0, 64, 0}},
+      {2, {128}},     {2, {1, 127}},       {2, {64, 64}},          {2, {70, 58}},
+      {9, {576}},     {9, {13, 512, 51}},  {17, {1088}},           {17, {64 * 16 + 3, 61}},
+  };
+  for (const Case &c : cases) {
+    const uint32_t start = static_cast<uint32_t>((uint64_t{1} << 32) - c.k);
+    const size_t total = size_t{64} * c.k;
+    Bytes in = rng_.bytes(total), want(total), aad = rng_.bytes(5);
+    openssl_chacha20(want.data(), in.data(), total, nonce_, key_, start);
+    for (int dir = 0; dir < 2; ++dir) {
+      auto ctx = [&] {
+        testing::Message m;
+        m << b().name << (dir == 0 ? " encrypt" : " decrypt") << " from block 2^32-" << c.k << " calls:";
+        for (size_t n : c.calls) m << " " << n;
+        return m;
+      };
+      auto call = dir == 0 ? chapoly_stream_encrypt : chapoly_stream_decrypt;
+      chapoly_stream st;
+      ASSERT_EQ(stream_init_with(b(), &st, key_, nonce_), CHAPOLY_OK);
+      ASSERT_EQ(chapoly_stream_aad(&st, aad.data(), aad.size()), CHAPOLY_OK);
+      ASSERT_EQ(stream_set_counter_for_test(&st, start), CHAPOLY_OK);
+      // One extra byte of input, so that the refused calls pass valid buffers of their length.
+      Bytes src = in, out(total + 1, 0xa5);
+      src.push_back(0x3c);
+      size_t at = 0;
+      auto refused = [&](size_t len) {
+        chapoly_stream snap = st;
+        Bytes before = out;
+        EXPECT_EQ(call(&st, out.data() + at, src.data() + at, len), CHAPOLY_ERR_TOO_LONG) << ctx() << " at " << at;
+        EXPECT_TRUE(out == before) << ctx() << ": a refused call wrote to out";
+        EXPECT_EQ(std::memcmp(&snap, &st, sizeof st), 0) << ctx() << ": a refused call changed the state";
+      };
+      for (size_t n : c.calls) {
+        refused(total - at + 1);
+        ASSERT_EQ(call(&st, out.data() + at, src.data() + at, n), CHAPOLY_OK) << ctx() << " at " << at;
+        at += n;
+      }
+      ASSERT_EQ(at, total);
+      refused(1);
+      refused(64);
+      refused(static_cast<size_t>(CHAPOLY_MAX_LEN));
+      EXPECT_TRUE(std::equal(want.begin(), want.end(), out.begin())) << ctx() << ": keystream differs from OpenSSL";
+      EXPECT_EQ(out[total], 0xa5) << ctx() << ": wrote past the text";
+      EXPECT_EQ(call(&st, out.data() + total, src.data() + total, 0), CHAPOLY_OK) << ctx() << ": empty call";
+      // Still usable: the message ends normally (its tag covers only the text streamed after the
+      // hook, so it is checked for the wipe only).
+      uint8_t tag[16] = {0};
+      if (dir == 0) EXPECT_EQ(chapoly_stream_final(&st, tag), CHAPOLY_OK) << ctx();
+      else EXPECT_EQ(chapoly_stream_verify(&st, tag), CHAPOLY_ERR_AUTH) << ctx();
+      EXPECT_TRUE(all_zero(st)) << ctx();
+      if (HasFailure()) return;
+    }
+  }
+}
+
+// The hook itself: counter 0 and a stream holding a parked partial block are refused.
+TEST_P(Stream, CounterHookRefusesAParkedBlock) {
+  chapoly_stream st;
+  uint8_t buf[10] = {0};
+  ASSERT_EQ(stream_init_with(b(), &st, key_, nonce_), CHAPOLY_OK);
+  EXPECT_EQ(stream_set_counter_for_test(&st, 0), CHAPOLY_ERR_ARG);
+  ASSERT_EQ(chapoly_stream_encrypt(&st, buf, buf, sizeof buf), CHAPOLY_OK);
+  EXPECT_EQ(stream_set_counter_for_test(&st, 7), CHAPOLY_ERR_STATE);
+  chapoly_stream_wipe(&st);
+  EXPECT_EQ(stream_set_counter_for_test(&st, 7), CHAPOLY_ERR_STATE);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Stream, testing::ValuesIn(all_backends()), backend_param_name);
 
 // --- the state machine and the errors, through the C API ------------------------------------------
@@ -235,10 +347,6 @@ class StreamApi : public testing::Test {
   uint8_t key[32] = {1, 2, 3}, nonce[12] = {4, 5, 6};
   uint8_t buf[256] = {7}, out[256], tag[16];
 };
-
-bool all_zero(const chapoly_stream &st) {
-  return std::all_of(std::begin(st.opaque), std::end(st.opaque), [](uint64_t w) { return w == 0; });
-}
 
 TEST_F(StreamApi, CallsOutOfOrderReturnErrState) {
   chapoly_stream st;
@@ -284,6 +392,36 @@ TEST_F(StreamApi, ArgumentErrors) {
   EXPECT_EQ(chapoly_stream_encrypt(&st, nullptr, nullptr, 0), CHAPOLY_OK);
   EXPECT_EQ(chapoly_stream_final(&st, nullptr), CHAPOLY_ERR_ARG);
   chapoly_stream_wipe(&st);
+}
+
+// NULL pointers with zero lengths are accepted everywhere, also while a partial Poly1305 block of
+// AAD or a partial keystream block is parked (fuzz_stream's first finding: those calls handed
+// NULL to memcpy for 0 bytes, undefined behaviour that UBSan stops on; regressions/stream/), and
+// the message still matches chapoly_seal.
+TEST_F(StreamApi, NullWithZeroLengthWhileBlocksAreParked) {
+  uint8_t aad[20] = {3, 1, 4}, ct[100], want[100], want_tag[16], back[100];
+  ASSERT_EQ(chapoly_seal(want, want_tag, buf, 100, aad, 20, nonce, key), CHAPOLY_OK);
+  chapoly_stream st;
+  ASSERT_EQ(chapoly_stream_init(&st, key, nonce), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_aad(&st, nullptr, 0), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_aad(&st, aad, 7), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_aad(&st, nullptr, 0), CHAPOLY_OK);  // 7 AAD bytes parked
+  ASSERT_EQ(chapoly_stream_aad(&st, aad + 7, 13), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_encrypt(&st, ct, buf, 10), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_encrypt(&st, nullptr, nullptr, 0), CHAPOLY_OK);  // a keystream block parked
+  ASSERT_EQ(chapoly_stream_encrypt(&st, ct + 10, buf + 10, 90), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_encrypt(&st, nullptr, nullptr, 0), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_final(&st, tag), CHAPOLY_OK);
+  EXPECT_EQ(std::memcmp(ct, want, 100), 0);
+  EXPECT_EQ(std::memcmp(tag, want_tag, 16), 0);
+
+  ASSERT_EQ(chapoly_stream_init(&st, key, nonce), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_aad(&st, aad, 20), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_decrypt(&st, back, ct, 33), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_decrypt(&st, nullptr, nullptr, 0), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_decrypt(&st, back + 33, ct + 33, 67), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_verify(&st, tag), CHAPOLY_OK);
+  EXPECT_EQ(std::memcmp(back, buf, 100), 0);
 }
 
 // A text call that would pass 2^38 - 64 bytes returns CHAPOLY_ERR_TOO_LONG before it touches

@@ -43,8 +43,10 @@ void keystream_block(const State &s, uint8_t out[64], uint32_t counter) {
 }
 
 // Poly1305 over bytes, parking a partial block: whole blocks of `p` straight from the caller's
-// buffer through the family's update entry.
+// buffer through the family's update entry. `p` may be NULL when `n` is 0 (the API allows it):
+// nothing reaches memcpy then, whose pointers must not be NULL even for 0 bytes.
 void absorb_bytes(State &s, const uint8_t *p, size_t n) {
+  if (n == 0) return;
   if (s.pbuf_len != 0) {
     size_t take = 16 - s.pbuf_len < n ? 16 - s.pbuf_len : n;
     memcpy(s.pbuf + s.pbuf_len, p, take);
@@ -175,6 +177,16 @@ int stream_tag_any(void *stp, uint8_t tag[16]) {
   State &s = *static_cast<State *>(stp);
   if (s.magic != kMagic) return CHAPOLY_ERR_STATE;
   finish(s, tag);
+  return CHAPOLY_OK;
+}
+
+int stream_set_counter_for_test(void *stp, uint32_t counter) {
+  if (stp == nullptr) return CHAPOLY_ERR_ARG;
+  State &s = *static_cast<State *>(stp);
+  if (s.magic != kMagic || (s.text_len & 63) != 0) return CHAPOLY_ERR_STATE;
+  if (counter == 0) return CHAPOLY_ERR_ARG;
+  s.counter = counter;
+  s.text_len = static_cast<uint64_t>(counter - 1) * 64;
   return CHAPOLY_OK;
 }
 

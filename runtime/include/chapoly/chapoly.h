@@ -206,7 +206,10 @@ CHAPOLY_EXPORT int chapoly_stream_aad(chapoly_stream *st, const uint8_t *aad, si
  * (in place); otherwise they must not overlap (`CHAPOLY_ERR_ARG`). `in` and `out` may be NULL
  * only if `len` is 0. `CHAPOLY_ERR_STATE` after any decrypt call; `CHAPOLY_ERR_TOO_LONG` if the
  * text of the message would exceed `CHAPOLY_MAX_LEN` bytes (the 32-bit block counter), checked
- * before any keystream for this call is made; on any error the state and `out` are unchanged. */
+ * before any keystream for this call is made (so the call that would need block 2^32, where the
+ * counter would wrap to block 0, is refused whole, not cut short); on any error the state and
+ * `out` are unchanged and the stream stays usable: a shorter call, `chapoly_stream_final` or
+ * `chapoly_stream_wipe` may follow. */
 CHAPOLY_EXPORT int chapoly_stream_encrypt(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len);
 
 /* chapoly_stream_decrypt authenticates the next `len` bytes of ciphertext `in` and writes their

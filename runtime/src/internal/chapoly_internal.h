@@ -141,6 +141,14 @@ const char *stream_family(const void *st);
 // the state (the provider compares a possibly truncated tag itself). CHAPOLY_ERR_STATE on a
 // state not initialized or finished.
 int stream_tag_any(void *st, uint8_t tag[16]);
+// stream_set_counter_for_test (a test hook, not exported from libchapoly.so): moves an initialized
+// stream to keystream block `counter` (1 .. 2^32 - 1) as if 64 * (counter - 1) bytes of text had
+// been streamed (text_len is set to that, so the CHAPOLY_MAX_LEN check and the counter agree), to
+// test the calls near the end of the 32-bit block counter without streaming 256 GiB. The skipped
+// text is never absorbed, so the tag of such a message matches no oracle. CHAPOLY_ERR_STATE if the
+// stream is not initialized or holds a parked partial block (text_len not a multiple of 64);
+// CHAPOLY_ERR_ARG for counter 0 (block 0 makes the one-time key).
+int stream_set_counter_for_test(void *st, uint32_t counter);
 
 // --- Portable reference primitives (RFC 8439), for the AEAD and for the RFC A.1-A.4 tests ------
 
