@@ -66,7 +66,7 @@ def main():
     ap.add_argument("--no-write", action="store_true", help="print the table only")
     a = ap.parse_args()
     build = a.build if os.path.isabs(a.build) else os.path.join(ROOT, a.build)
-    prov = os.path.join(build, "provider")
+    prov = os.path.join(build, "runtime", "provider")
     if not os.path.exists(os.path.join(prov, "chapoly.so")):
         print(f"provider-speed: {prov}/chapoly.so not built", file=sys.stderr)
         return 2
