@@ -391,6 +391,19 @@ TEST_F(StreamApi, ArgumentErrors) {
   EXPECT_EQ(chapoly_stream_encrypt(&st, buf + 1, buf, 10), CHAPOLY_ERR_ARG);  // partial overlap
   EXPECT_EQ(chapoly_stream_encrypt(&st, nullptr, nullptr, 0), CHAPOLY_OK);
   EXPECT_EQ(chapoly_stream_final(&st, nullptr), CHAPOLY_ERR_ARG);
+  // A tag inside the state (found by the fresh-user review: final wrote the tag, then wiped it
+  // with the state, and returned OK): refused, the state unchanged and still usable.
+  chapoly_stream before = st;
+  uint8_t *inside = reinterpret_cast<uint8_t *>(&st) + 100;
+  EXPECT_EQ(chapoly_stream_final(&st, inside), CHAPOLY_ERR_ARG);
+  EXPECT_EQ(chapoly_stream_final(&st, reinterpret_cast<uint8_t *>(&st) + sizeof st - 8), CHAPOLY_ERR_ARG);
+  EXPECT_EQ(std::memcmp(&st, &before, sizeof st), 0);
+  EXPECT_EQ(chapoly_stream_final(&st, tag), CHAPOLY_OK);
+  chapoly_stream dec;
+  ASSERT_EQ(chapoly_stream_init(&dec, key, nonce), CHAPOLY_OK);
+  ASSERT_EQ(chapoly_stream_decrypt(&dec, out, buf, 0), CHAPOLY_OK);
+  EXPECT_EQ(chapoly_stream_verify(&dec, reinterpret_cast<const uint8_t *>(&dec) + 8), CHAPOLY_ERR_ARG);
+  EXPECT_EQ(chapoly_stream_verify(&dec, tag), CHAPOLY_OK);
   chapoly_stream_wipe(&st);
 }
 

@@ -230,7 +230,7 @@ int render_avx512(const Spec &spec, const std::string &shown, const std::string 
 
 }  // namespace
 
-int main(int argc, char **argv) {
+static int gen_main(int argc, char **argv) {
   CLI::App app{"chapoly-gen: generate ChaCha20-Poly1305 kernels from a schedule spec"};
   std::string spec_path, out_dir, emit_ir, targets = CHAPOLY_GENERATOR_DIR "/targets";
   bool check = false, reference = false;
@@ -349,4 +349,15 @@ int main(int argc, char **argv) {
     std::cout << fmt::format("chapoly-gen: wrote {}/{{{}, {}}} from {}\n", out_dir, outputs[0], outputs[1], shown);
   }
   return status;
+}
+
+// An error outside the spec (a missing or malformed op table under --targets, an unwritable
+// --out-dir) is a clear message with exit 2, never an abort; nothing is written then.
+int main(int argc, char **argv) {
+  try {
+    return gen_main(argc, argv);
+  } catch (const std::exception &e) {
+    std::cerr << "chapoly-gen: error: " << e.what() << "\n";
+    return 2;
+  }
 }

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -47,12 +48,21 @@ Stats g_stats;
 std::atomic<bool> g_stats_written{false};
 
 void write_stats() {
-  const char *prefix = getenv("CHAPOLY_PROVIDER_STATS");
+  // secure_getenv: a setuid/setgid program (one that loads the provider through a system-wide
+  // OPENSSL_CONF) ignores the variable. The file is created new (O_EXCL), never through a
+  // symbolic link (O_NOFOLLOW), mode 0600: an existing name, planted link or not, is left alone.
+  const char *prefix = secure_getenv("CHAPOLY_PROVIDER_STATS");
   if (prefix == nullptr || prefix[0] == '\0' || g_stats_written.exchange(true)) return;
   char path[4096];
-  snprintf(path, sizeof path, "%s.%ld", prefix, static_cast<long>(getpid()));
-  FILE *f = fopen(path, "w");
-  if (f == nullptr) return;
+  int n = snprintf(path, sizeof path, "%s.%ld", prefix, static_cast<long>(getpid()));
+  if (n < 0 || static_cast<size_t>(n) >= sizeof path) return;
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  FILE *f = fdopen(fd, "w");
+  if (f == nullptr) {
+    close(fd);
+    return;
+  }
   fprintf(f,
           "chapoly-provider backend=%s seal_msgs=%llu open_msgs=%llu sealed_bytes=%llu opened_bytes=%llu "
           "tls12_sealed=%llu tls12_opened=%llu auth_failures=%llu\n",

@@ -43,7 +43,9 @@ const Backend *find_usable(const char *name) {
 }
 
 const Backend *decide_from_env() {
-  const char *env = getenv("CHAPOLY_BACKEND");
+  // secure_getenv: in a setuid/setgid program (AT_SECURE) the variable is ignored, so an
+  // unprivileged caller cannot force a backend (or "none": a refusal) on it.
+  const char *env = secure_getenv("CHAPOLY_BACKEND");
   if (env == nullptr || env[0] == '\0' || strcmp(env, "auto") == 0) return pick_auto();
   const Backend *b = find_usable(env);
   return b != nullptr ? b : &kNone;

@@ -232,7 +232,8 @@ int chapoly_stream_final(chapoly_stream *st, uint8_t tag[16]) {
   if (st == nullptr) return CHAPOLY_ERR_ARG;
   State &s = *as_state(st);
   if (s.magic != chapoly::internal::kMagic || s.phase == chapoly::internal::kDecrypt) return CHAPOLY_ERR_STATE;
-  if (tag == nullptr) return CHAPOLY_ERR_ARG;
+  // A tag inside the state would be wiped with it (final) or read after the wipe (verify).
+  if (tag == nullptr || chapoly::internal::overlaps(tag, 16, st, sizeof *st)) return CHAPOLY_ERR_ARG;
   chapoly::internal::finish(s, tag);
   return CHAPOLY_OK;
 }
@@ -241,7 +242,8 @@ int chapoly_stream_verify(chapoly_stream *st, const uint8_t tag[16]) {
   if (st == nullptr) return CHAPOLY_ERR_ARG;
   State &s = *as_state(st);
   if (s.magic != chapoly::internal::kMagic || s.phase == chapoly::internal::kEncrypt) return CHAPOLY_ERR_STATE;
-  if (tag == nullptr) return CHAPOLY_ERR_ARG;
+  // A tag inside the state would be wiped with it (final) or read after the wipe (verify).
+  if (tag == nullptr || chapoly::internal::overlaps(tag, 16, st, sizeof *st)) return CHAPOLY_ERR_ARG;
   uint8_t computed[16];
   chapoly::internal::finish(s, computed);
   int ok = chapoly::internal::ct_equal(computed, tag, 16);

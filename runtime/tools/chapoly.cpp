@@ -202,6 +202,14 @@ class Output {
   Output(const std::string &path, bool replace, const std::vector<struct stat> &avoid)
       : path_(path), replace_(replace) {
     if (path == "-") {
+      // `chapoly seal --in f --out - >> f` would read its own output until the disk is full,
+      // and `open --out - >> sealed` would append plaintext to the sealed file: stdout must not
+      // be the input or the key file either.
+      struct stat st {};
+      if (fstat(STDOUT_FILENO, &st) != 0) fail(fmt::format("cannot check stdout: {}", errno_text()));
+      for (const auto &a : avoid)
+        if (S_ISREG(st.st_mode) && same_file(st, a))
+          fail("stdout is the same file as the key file or the input: refusing to write to it");
       fd_ = STDOUT_FILENO;
       stdout_ = true;
       return;

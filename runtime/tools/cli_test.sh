@@ -162,6 +162,14 @@ cmp -s key key.copy || bad "seal --out (hard link of KEY) overwrote the key"
 cp thousand same
 expect_rc 2 "--out the input" "$CLI" seal --key-file key --in same --out same
 cmp -s thousand same || bad "seal --out INPUT overwrote the input"
+# stdout appended to the input or the key file (found by the fresh-user review: the seal read its
+# own output until the disk was full); /dev/null on both sides stays allowed.
+expect_rc 2 "--out - appended to the input" timeout 10 "$CLI" seal --key-file key --in same --out - 1>>same
+cmp -s thousand same || bad "seal --out - >>INPUT changed the input"
+cp key keycopy
+expect_rc 2 "--out - appended to the key file" timeout 10 "$CLI" seal --key-file key --in one --out - 1>>key
+cmp -s key keycopy || bad "seal --out - >>KEY changed the key file"
+expect_rc 0 "stdin and stdout both /dev/null" "$CLI" seal --key-file key --in - --out - </dev/null >/dev/null
 expect_rc 2 "--out in a missing directory" "$CLI" seal --key-file key --in one --out nodir/x
 no_leftovers "refused outputs"
 

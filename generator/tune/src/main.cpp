@@ -244,7 +244,7 @@ std::string markdown(const json &rep) {
 
 }  // namespace
 
-int main(int argc, char **argv) {
+static int tune_main(int argc, char **argv) {
   Options o;
   o.out_dir = std::string(CHAPOLY_SOURCE_DIR) + "/spec/tuned";
   CLI::App app{"chapoly-tune: find the fastest proven schedule of a kernel family on this CPU "
@@ -273,7 +273,12 @@ int main(int argc, char **argv) {
   app.add_option("--test-corrupt", o.corrupt,
                  "TESTS ONLY: change one rotation constant in the emitted source of the variant at this "
                  "index (0 = the base), which the verifier must reject");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    int rc = app.exit(e);  // --help: 0; a usage error: 2, as the other tools
+    return rc == 0 ? 0 : 2;
+  }
 
   std::string command = "chapoly-tune";
   for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
@@ -599,4 +604,16 @@ int main(int argc, char **argv) {
   std::printf("%s\n\nTuned spec: %s\nReport: %s, %s\n", rep["conclusion"].get<std::string>().c_str(),
               spec_out.c_str(), md_path.c_str(), report_path.c_str());
   return 0;
+}
+
+// Anything thrown past the checks (an unwritable --out-dir, a malformed --registry file) is a
+// clear error with exit 2, never an abort; what the tuner already wrote stays as it was (every
+// file goes through a temporary and a rename).
+int main(int argc, char **argv) {
+  try {
+    return tune_main(argc, argv);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "chapoly-tune: error: %s\n", e.what());
+    return 2;
+  }
 }

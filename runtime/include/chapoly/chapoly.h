@@ -143,7 +143,8 @@ CHAPOLY_EXPORT int chapoly_xopen(uint8_t *pt, const uint8_t *ct, size_t len, con
 /* chapoly_backend returns the name of the implementation that `chapoly_seal` and `chapoly_open`
  * use now: "avx512" (AVX-512 F, VL, BW and IFMA kernels), "avx2" (AVX2 and BMI2 kernels),
  * "scalar" (generated kernels in plain C++ for any 64-bit CPU), "portable" (the plain C++
- * reference) or, in later releases, "rvv"; "avx2" and "scalar" only in builds that link them.
+ * reference) or "rvv" (RISC-V V kernels, in builds that link them: not yet proved, so only with
+ * CHAPOLY_ALLOW_UNPROVEN_KERNELS); "avx2" and "scalar" only in builds that link them.
  * The string is static; never free it. Automatic choice takes the first usable one in the order
  * avx512, avx2, scalar, portable; `chapoly info` lists them.
  *
@@ -152,7 +153,8 @@ CHAPOLY_EXPORT int chapoly_xopen(uint8_t *pt, const uint8_t *ct, size_t len, con
  * names a backend that can run here, that backend. If it names an unknown backend or one that
  * cannot run here, no backend is picked: this function returns "none" and `chapoly_seal` and
  * `chapoly_open` return `CHAPOLY_ERR_UNSUPPORTED` (an explicit request is never silently
- * replaced), until `chapoly_select_backend` succeeds. */
+ * replaced), until `chapoly_select_backend` succeeds. A setuid or setgid program ignores
+ * `CHAPOLY_BACKEND` (read with secure_getenv) and picks by CPU features. */
 CHAPOLY_EXPORT const char *chapoly_backend(void);
 
 /* chapoly_select_backend makes `name` the backend of all later calls in this process, for tests
@@ -177,8 +179,10 @@ CHAPOLY_EXPORT const char *chapoly_version(void);
  * through the streaming kernels of the backend selected at init (see `chapoly_backend`).
  *
  * A `chapoly_stream` holds key material: wipe it (`chapoly_stream_final`, `chapoly_stream_verify`
- * and `chapoly_stream_wipe` do) before its memory is reused. It may be copied (a copy continues
- * independently) but never used by two threads at once; distinct states are independent. */
+ * and `chapoly_stream_wipe` do) before its memory is reused. It may be copied within the process
+ * that initialised it (a copy continues independently; it holds pointers into this library, so
+ * a state saved to disk or sent to another process must never be used) but never used by two
+ * threads at once; distinct states are independent. */
 
 /* CHAPOLY_STREAM_WORDS is the size of `chapoly_stream` in 64-bit words. */
 #define CHAPOLY_STREAM_WORDS 40
@@ -222,14 +226,15 @@ CHAPOLY_EXPORT int chapoly_stream_decrypt(chapoly_stream *st, uint8_t *out, cons
 /* chapoly_stream_final writes the 16-byte tag of an encrypted message (section 2.8: Poly1305
  * over the padded AAD, the padded ciphertext and the two lengths) and wipes the state. Also
  * valid after AAD only (an empty text). `CHAPOLY_ERR_STATE` after a decrypt call or on a
- * finished state (the state is then unchanged); `CHAPOLY_ERR_ARG` if `tag` is NULL. */
+ * finished state (the state is then unchanged); `CHAPOLY_ERR_ARG` if `tag` is NULL or lies
+ * (even partly) inside `*st` (the state is then unchanged). */
 CHAPOLY_EXPORT int chapoly_stream_final(chapoly_stream *st, uint8_t tag[16]);
 
 /* chapoly_stream_verify computes the tag of a decrypted message, compares it with the 16 bytes
  * at `tag` in constant time (section 4) and wipes the state. Returns `CHAPOLY_OK` if they match,
  * `CHAPOLY_ERR_AUTH` if not (the plaintext already released must then be discarded),
  * `CHAPOLY_ERR_STATE` after an encrypt call or on a finished state (unchanged), and
- * `CHAPOLY_ERR_ARG` if `tag` is NULL. */
+ * `CHAPOLY_ERR_ARG` if `tag` is NULL or lies (even partly) inside `*st` (unchanged). */
 CHAPOLY_EXPORT int chapoly_stream_verify(chapoly_stream *st, const uint8_t tag[16]);
 
 /* chapoly_stream_wipe zeroes the state (key, one-time key, keystream, accumulator) through a call
