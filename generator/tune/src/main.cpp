@@ -162,6 +162,7 @@ json check_and_bench(const std::string &so, const std::string &name, const Kerne
   }
   int st = 0;
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    if (g_interrupted) kill(pid, SIGKILL);
   }
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
     int sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
@@ -381,6 +382,7 @@ static int tune_main(int argc, char **argv) {
     }
   }
 
+  install_interrupt_handlers();
   char tmpl[] = "/tmp/chapoly-tune.XXXXXX";
   std::string tmp_root = mkdtemp(tmpl) ? tmpl : "";
   if (tmp_root.empty()) {
@@ -439,6 +441,7 @@ static int tune_main(int argc, char **argv) {
       rep["variants"].push_back(v);
       continue;
     }
+    if (g_interrupted) break;
     if (prog.elapsed() >= o.budget) {
       v["verdict"] = "not tried";
       v["reason"] = "budget spent";
@@ -532,6 +535,7 @@ static int tune_main(int argc, char **argv) {
       }
     }
     if (!o.keep_temp) fs::remove_all(dir);
+    if (g_interrupted) break;  // this variant was cut short: nothing recorded for it
     ++done_now;
     prog.show(done_now, todo, o.budget,
               id + ": " + (v["verdict"] == "pass" ? fmt::format("pass, score {:.3f}", v["score"].get<double>())
@@ -542,6 +546,13 @@ static int tune_main(int argc, char **argv) {
   }
   prog.end();
   if (!o.keep_temp) fs::remove_all(tmp_root);
+  if (g_interrupted) {
+    rep["conclusion"] = "Interrupted by a signal: the variants above were measured; no spec was written. "
+                        "Run the same command again to resume.";
+    save();
+    std::fprintf(stderr, "chapoly-tune: interrupted; nothing written but the resumable log %s\n", report_path.c_str());
+    return 130;
+  }
 
   // The winner: the best passing variant, if it beats the committed kernel by more than min_gain;
   // otherwise the base schedule stays (the written spec then equals the base's knobs).

@@ -218,6 +218,16 @@ std::string variant_id(const Knobs &k) {
   return fmt::format("tune_{:08x}", static_cast<uint32_t>(h ^ (h >> 32)));
 }
 
+volatile std::sig_atomic_t g_interrupted = 0;
+
+void install_interrupt_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = [](int) { g_interrupted = 1; };
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: a blocking waitpid returns EINTR and kills its child
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
+}
+
 RunResult run_argv(const std::vector<std::string> &args, const std::string &log_path, double timeout_s) {
   RunResult r;
   auto t0 = std::chrono::steady_clock::now();
@@ -236,11 +246,15 @@ RunResult run_argv(const std::vector<std::string> &args, const std::string &log_
     return r;
   }
   int st = 0;
-  bool killed = false;
+  bool killed = false, interrupted = false;
   while (true) {
     pid_t w = waitpid(pid, &st, WNOHANG);
     if (w == pid) break;
     if (w < 0 && errno != EINTR) break;
+    if (g_interrupted && !interrupted) {
+      kill(pid, SIGKILL);  // the tuner was told to stop: its child must not outlive it
+      interrupted = true;
+    }
     double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!killed && el > timeout_s) {
       kill(pid, SIGKILL);
@@ -249,7 +263,8 @@ RunResult run_argv(const std::vector<std::string> &args, const std::string &log_
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (killed) r.status = 124;
+  if (interrupted) r.status = 130;
+  else if (killed) r.status = 124;
   else if (WIFEXITED(st)) r.status = WEXITSTATUS(st);
   else if (WIFSIGNALED(st)) r.status = 128 + WTERMSIG(st);
   std::ifstream f(log_path, std::ios::binary);

@@ -4,6 +4,7 @@
 #ifndef CHAPOLY_TUNE_HPP
 #define CHAPOLY_TUNE_HPP
 
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -47,6 +48,12 @@ std::string edit_spec(const std::string &spec_text, const Knobs &set, const std:
 /// variant_id returns the kernel family name of a variant: "tune_" + 8 hex digits of a hash of
 /// the knobs, so the same knobs always get the same name (resuming finds them in the log).
 std::string variant_id(const Knobs &k);
+
+/// Set by the SIGINT/SIGTERM/SIGHUP handler that install_interrupt_handlers() installs: run_argv
+/// then kills its child at once (status 130), and the tuner stops after the current step, records
+/// nothing for the cut variant, removes its temporary files and writes no spec.
+extern volatile std::sig_atomic_t g_interrupted;
+void install_interrupt_handlers();
 
 /// RunResult: how a child process ended. status: exit status, 128 + signal, -1 not started,
 /// 124 timed out (killed). `output` is the tail (at most 2000 bytes) of its stdout+stderr.
