@@ -38,6 +38,9 @@ void carry_h(Stmt &loop, const Spec &s, const Mul64 &d, const std::string &msg, 
 std::vector<Stmt> absorb_padded(const Spec &s, const Mul64 &d, const std::string &p, Expr len);
 /// The parameters of chapoly_k_NAME_seal / _open.
 std::vector<Param> aead_params(bool seal);
+/// The exported chapoly_k_NAME_seal/open function: signature, docstring and `aead.*` contract,
+/// with an empty body for the builder to fill.
+Function aead_entry(const Spec &s, bool seal);
 /// The representation fields of every mul64 contract (radix, limbs, spec line).
 nlohmann::ordered_json common_fields(const Spec &s);
 /// "spec-path:line" of a spec key.

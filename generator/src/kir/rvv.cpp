@@ -181,20 +181,7 @@ Stmt xor_bytes(Expr o, Expr i, Expr n) {
 
 Function aead(const Spec &s, const Mul64 &d, bool seal) {
   const std::string out = seal ? "ct" : "pt", in = seal ? "pt" : "ct";
-  Function f;
-  f.name = fmt::format("chapoly_k_{}_{}", s.name, seal ? "seal" : "open");
-  f.exported = true;
-  f.params = parts::aead_params(seal);
-  f.spec = "target.isa";
-  f.doc = seal ? fmt::format("chapoly_k_{}_seal: AEAD encryption, RFC 8439 section 2.8. Writes len bytes of\n"
-                             "ciphertext to ct and the 16-byte tag to tag. ct may equal pt exactly (in place); otherwise the\n"
-                             "buffers must not overlap. Requires len <= 2^38 - 64 (checked by the caller).", s.name)
-               : fmt::format("chapoly_k_{}_open: AEAD decryption without the tag comparison. Writes len bytes of\n"
-                             "plaintext to pt and the tag computed over (aad, ct) to tag; the caller compares it with the\n"
-                             "received tag in constant time and wipes pt on mismatch. pt may equal ct exactly.", s.name);
-  nlohmann::ordered_json c = {{"role", seal ? "aead.seal" : "aead.open"}};
-  c.update(parts::common_fields(s));
-  f.contract = c.dump();
+  Function f = parts::aead_entry(s, seal);
   auto &b = f.body;
   b.push_back(comment("One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6)."));
   b.push_back(decl(Type::array(K::U8, 64, false), "ks", kLmul));

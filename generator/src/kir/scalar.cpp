@@ -571,10 +571,9 @@ std::vector<Param> aead_params(bool seal) {
           {Type::array(K::U8, 32, true), "key"}};
 }
 
-Function aead(const Spec &s, const Mul64 &d, bool seal) {
-  const int n = s.gpr_blocks;
-  const std::string blockfn = n == 1 ? "chacha20_block" : fmt::format("chacha20_block{}", n);
-  const std::string out = seal ? "ct" : "pt", in = seal ? "pt" : "ct";
+// The exported seal/open entry's signature, docstring and `aead.*` contract (the body is the
+// builder's: scalar/avx2 here, rvv through parts::aead_entry).
+Function aead_entry(const Spec &s, bool seal) {
   Function f;
   f.name = fmt::format("chapoly_k_{}_{}", s.name, seal ? "seal" : "open");
   f.exported = true;
@@ -589,6 +588,14 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
   nlohmann::ordered_json c = {{"role", seal ? "aead.seal" : "aead.open"}};
   c.update(common_fields(s));
   f.contract = c.dump();
+  return f;
+}
+
+Function aead(const Spec &s, const Mul64 &d, bool seal) {
+  const int n = s.gpr_blocks;
+  const std::string blockfn = n == 1 ? "chacha20_block" : fmt::format("chacha20_block{}", n);
+  const std::string out = seal ? "ct" : "pt", in = seal ? "pt" : "ct";
+  Function f = aead_entry(s, seal);
   auto &b = f.body;
   const bool avx2 = s.isa == "x86_64-avx2";
   if (avx2) {
@@ -1213,6 +1220,7 @@ std::vector<Stmt> absorb_padded(const Spec &s, const Mul64 &d, const std::string
 }
 std::vector<Param> aead_params(bool seal) { return kir::aead_params(seal); }
 nlohmann::ordered_json common_fields(const Spec &s) { return kir::common_fields(s); }
+Function aead_entry(const Spec &s, bool seal) { return kir::aead_entry(s, seal); }
 std::string spec_ref(const Spec &s, const char *key) { return kir::spec_ref(s, key); }
 }  // namespace parts
 
