@@ -23,6 +23,7 @@
 
 #include <chapoly/chapoly.h>
 
+#include "fuzz_common.hpp"
 #include "internal/chapoly_internal.h"
 
 namespace {
@@ -34,31 +35,8 @@ using chapoly::internal::Backend;
   std::abort();
 }
 
-void openssl_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *aad,
-                  size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]) {
-  EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
-  int n = 0;
-  bool ok = c != nullptr && EVP_EncryptInit_ex(c, EVP_chacha20_poly1305(), nullptr, key, nonce) == 1 &&
-            (aad_len == 0 || EVP_EncryptUpdate(c, nullptr, &n, aad, static_cast<int>(aad_len)) == 1) &&
-            (len == 0 || EVP_EncryptUpdate(c, ct, &n, pt, static_cast<int>(len)) == 1) &&
-            EVP_EncryptFinal_ex(c, ct + len, &n) == 1 &&
-            EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_AEAD_GET_TAG, 16, tag) == 1;
-  EVP_CIPHER_CTX_free(c);
-  if (!ok) {
-    std::fprintf(stderr, "fuzz_stream: OpenSSL failed\n");
-    std::abort();
-  }
-}
-
-std::vector<const Backend *> usable_backends() {
-  std::vector<const Backend *> v;
-  size_t n = 0;
-  const Backend *const *all = chapoly::internal::kernel_backends(n);
-  for (size_t i = 0; i < n; ++i)
-    if (all[i]->missing() == nullptr) v.push_back(all[i]);
-  v.push_back(&chapoly::internal::portable_backend());
-  return v;
-}
+using fuzz::openssl_seal;
+using fuzz::usable_backends;
 
 // The pieces (offset, length) of a `len`-byte buffer cut at `cuts` (each modulo len + 1, sorted).
 std::vector<std::pair<size_t, size_t>> pieces(size_t len, std::vector<size_t> cuts) {
