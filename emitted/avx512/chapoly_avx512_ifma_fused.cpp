@@ -4146,6 +4146,3150 @@ static inline __attribute__((always_inline)) void aead_bulk(uint8_t *out, uint8_
 }
 
 // ============================================================================================
+// Streaming entries (issue 9): the state's radix-2^64 accumulator and the fused loop
+
+// h from the streaming state, in 44-bit limbs in lane 0 (zeros elsewhere): h0 + 2^44 h1 + 2^88 h2 =
+// h (mod 2^130-5) with h0 < 2^44, h1 <= 2^44, h2 < 2^42: the bits of acc[16] above bit 1 fold in
+// as 5 each (2^130 = 5 mod p), so any byte there loads, as the mul64 families' load does.
+// spec: spec/avx512_ifma_fused.toml:35 poly1305.multiplier
+static inline __attribute__((always_inline)) void p1305_state_load(__m512i &h0, __m512i &h1, __m512i &h2, const uint8_t acc[24])
+{
+  const __m128i w = _mm_loadu_si128((const __m128i *)acc);  // h bits 0..127
+  const uint64_t a0 = (uint64_t)_mm_cvtsi128_si64(w);
+  const uint64_t a1 = (uint64_t)_mm_extract_epi64(w, 1);
+  const uint64_t a2 = (uint64_t)_mm_cvtsi128_si64(_mm_maskz_loadu_epi8(1, acc + 16)) & 0xff;  // h bits 128.. (byte 16 only)
+  const uint64_t t = a2 >> 2;  // bits 130.. of h: 2^130 = 5 (mod p)
+  uint64_t l0 = (a0 & 0xfffffffffffULL) + t + (t << 2);  // bits 0..43 + 5 t
+  const uint64_t c = l0 >> 44;
+  l0 = l0 & 0xfffffffffffULL;
+  const uint64_t l1 = ((a0 >> 44) | ((a1 & 0xffffffULL) << 20)) + c;  // bits 44..87, + the carry
+  const uint64_t l2 = (a1 >> 24) | ((a2 & 3) << 40);  // bits 88..129
+  h0 = _mm512_maskz_set1_epi64(1, (long long)l0);
+  h1 = _mm512_maskz_set1_epi64(1, (long long)l1);
+  h2 = _mm512_maskz_set1_epi64(1, (long long)l2);
+}
+
+// acc = h0 + 2^44 h1 + 2^88 h2 as three little-endian 64-bit words, exactly, for a settled h
+// (h0 < 2^44, h1 <= 2^44 + 7, h2 < 2^42: the carry chain's output), so the top word is <= 4.
+// spec: spec/avx512_ifma_fused.toml:35 poly1305.multiplier
+static inline __attribute__((always_inline)) void p1305_state_store(uint8_t acc[24], uint64_t h0, uint64_t h1, uint64_t h2)
+{
+  const uint64_t c = h1 >> 44;  // h1 may exceed 2^44 by a few: carry 1>2 first
+  const uint64_t g1 = h1 & 0xfffffffffffULL;
+  const uint64_t g2 = h2 + c;  // < 2^42 + 1
+  const uint64_t w0 = h0 | ((g1 & 0xfffffULL) << 44);  // bits 0..63
+  const uint64_t w1 = (g1 >> 20) | ((g2 & 0xffffffffffULL) << 24);  // bits 64..127
+  const uint64_t w2 = g2 >> 40;  // bits 128..: <= 4
+  _mm_storeu_si128((__m128i *)acc, _mm_set_epi64x((long long)w1, (long long)w0));
+  _mm_storeu_si128((__m128i *)(acc + 8), _mm_set_epi64x((long long)w2, (long long)w1));  // bytes 8..23
+}
+
+// Streaming kernel: the len / 64 whole 64-byte chunks of a message (len % 64 ignored) from block
+// counter on: whole 1024-byte chunks in the fused loop, the rest in 4-block passes; h continues
+// from acc and goes back there.
+// spec: spec/avx512_ifma_fused.toml:39 schedule.interleave
+static inline __attribute__((always_inline)) void aead_stream(uint8_t *out, const uint8_t *in, size_t len, uint8_t acc[24], const uint8_t otk[32],
+                        const uint8_t nonce[12], const uint8_t key[32], uint32_t counter, int encrypt)
+{
+  const size_t nch = len / 1024;
+  const size_t tail_at = nch * 1024;
+  const size_t tail = len - (len & 63) - tail_at;  // whole 64-byte chunks only
+  __m512i q0, q1, q2, qs1, qs2, rl0, rl1, rl2, rls1, rls2;
+  uint64_t sk0, sk1, sk2;
+  p1305_setup(q0, q1, q2, qs1, qs2, rl0, rl1, rl2, rls1, rls2, sk0, sk1, sk2,
+              _mm_loadu_si128((const __m128i *)otk), _mm_loadu_si128((const __m128i *)(otk + 16)));  // one-time key r || s (2.6)
+  __m512i h0 = _mm512_setzero_si512(), h1 = h0, h2 = h0;
+  p1305_state_load(h0, h1, h2, acc);
+
+  const __m512i ZERO = _mm512_setzero_si512();
+  const __m512i M44 = _mm512_set1_epi64(0xfffffffffffLL);  // 2^44 - 1
+  const __m512i M42 = _mm512_set1_epi64(0x3ffffffffffLL);  // 2^42 - 1
+  const __m512i M24 = _mm512_set1_epi64(0xffffffLL);       // 2^24 - 1
+  const __m512i HIBIT = _mm512_set1_epi64(1LL << 40);      // 2^128 in limb 2 (weight 2^88)
+  const __m512i IDX_LO = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);   // word 0 of blocks 0..7
+  const __m512i IDX_HI = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);   // word 1 of blocks 0..7
+
+
+  __m512i acc0 = ZERO, acc1 = ZERO, acc2 = ZERO;   // Horner lanes, pending r^(8-j)
+  __m512i hin0 = h0, hin1 = h1, hin2 = h2;         // h so far, added into the first lane step
+  __m512i w0, w1, mlo, mhi, m0, m1, m2, t, c, p0, p1, p2, d0lo, d0hi, d1lo, d1hi, d2lo, d2hi;
+
+  __m512i s0;
+  __m512i s1;
+  __m512i s2;
+  __m512i s3;
+  __m512i s4;
+  __m512i s5;
+  __m512i s6;
+  __m512i s7;
+  __m512i s8;
+  __m512i s9;
+  __m512i s10;
+  __m512i s11;
+  __m512i s12;
+  __m512i s13;
+  __m512i s14;
+  __m512i s15;
+  chacha20_bulk_init(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, key, nonce);
+  if (encrypt) {
+    if (nch > 0) {
+      chacha20_bulk_chunk(out, in, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, counter);
+      // chapoly-invariant: acc0 <= 0x2ffffffffffd
+      // chapoly-invariant: acc1 <= 0x30000000035d
+      // chapoly-invariant: acc2 <= 0x9fffffffffd
+
+      for (size_t i = 1; i < nch; ++i) {
+        const uint8_t *mp = out + (i - 1) * 1024;  // MAC: ciphertext of chunk i-1
+        const __m512i c12 = chacha20_bulk_ctr((uint32_t)(counter + i * 16));
+        __m512i x0 = s0;
+        __m512i x1 = s1;
+        __m512i x2 = s2;
+        __m512i x3 = s3;
+        __m512i x4 = s4;
+        __m512i x5 = s5;
+        __m512i x6 = s6;
+        __m512i x7 = s7;
+        __m512i x8 = s8;
+        __m512i x9 = s9;
+        __m512i x10 = s10;
+        __m512i x11 = s11;
+        __m512i x12 = c12;
+        __m512i x13 = s13;
+        __m512i x14 = s14;
+        __m512i x15 = s15;
+        // ---- double round 1 of 10 + Poly1305 step(s) woven in  [spec line 39: schedule.interleave]
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        w0 = _mm512_loadu_si512((const void *)(mp + 0)); w1 = _mm512_loadu_si512((const void *)(mp + 0 + 64)); // two vectors of 64-bit words of 8 blocks
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        mlo = _mm512_permutex2var_epi64(w0, IDX_LO, w1);        // low 64 bits of each block, block j in lane j
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        mhi = _mm512_permutex2var_epi64(w0, IDX_HI, w1);        // high 64 bits of each block
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        m0 = _mm512_and_si512(mlo, M44);                        // m0 = bits 0..43
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        m1 = _mm512_srli_epi64(mlo, 44);                        // m1 = bits 44..63 ...
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        t = _mm512_and_si512(mhi, M24);                         // ... | bits 64..87 (masked before the shift: no bit is lost)
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        t = _mm512_slli_epi64(t, 20);
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        m1 = _mm512_or_si512(m1, t);
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        m2 = _mm512_srli_epi64(mhi, 24);                        // m2 = bits 88..127 ...
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        m2 = _mm512_or_si512(m2, HIBIT);                        // ... | 2^128 (the 0x01 byte after each full block)
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        d0lo = _mm512_madd52lo_epu64(ZERO, acc0, rl0);          // d0lo += lo52(acc0 * rl0)
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        d1lo = _mm512_madd52lo_epu64(ZERO, acc0, rl1);          // d1lo += lo52(acc0 * rl1)
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        d2lo = _mm512_madd52lo_epu64(ZERO, acc0, rl2);          // d2lo += lo52(acc0 * rl2)
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc1, rls2);         // d0lo += lo52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc1, rl0);          // d1lo += lo52(acc1 * rl0)
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc1, rl1);          // d2lo += lo52(acc1 * rl1)
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc2, rls1);         // d0lo += lo52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc2, rls2);         // d1lo += lo52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc2, rl0);          // d2lo += lo52(acc2 * rl0)
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        d0hi = _mm512_madd52hi_epu64(ZERO, acc0, rl0);          // d0hi += hi52(acc0 * rl0)
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        d1hi = _mm512_madd52hi_epu64(ZERO, acc0, rl1);          // d1hi += hi52(acc0 * rl1)
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        d2hi = _mm512_madd52hi_epu64(ZERO, acc0, rl2);          // d2hi += hi52(acc0 * rl2)
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc1, rls2);         // d0hi += hi52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc1, rl0);          // d1hi += hi52(acc1 * rl0)
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc1, rl1);          // d2hi += hi52(acc1 * rl1)
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc2, rls1);         // d0hi += hi52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc2, rls2);         // d1hi += hi52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc2, rl0);          // d2hi += hi52(acc2 * rl0)
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        t = _mm512_slli_epi64(d0hi, 8);                         // d0hi * 2^52 = (d0hi << 8) * 2^44
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        d1lo = _mm512_add_epi64(d1lo, t);                       // d1lo += d0hi << 8
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        t = _mm512_slli_epi64(d1hi, 8);                         // d1hi * 2^52 = (d1hi << 8) * 2^88
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        d2lo = _mm512_add_epi64(d2lo, t);                       // d2lo += d1hi << 8
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        t = _mm512_slli_epi64(d2hi, 10);                        // d2hi * 2^140 = (d2hi << 10) * 2^130
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t * 5 (2^130 = 5 mod p): t
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        t = _mm512_slli_epi64(t, 2);                            // t << 2
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t << 2
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        c = _mm512_srli_epi64(d1lo, 44);                        // carry 1>2: c = d1lo >> 44
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        d1lo = _mm512_and_si512(d1lo, M44);                     // d1lo &= 2^44-1
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        d2lo = _mm512_add_epi64(d2lo, c);                       // d2lo += c
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        c = _mm512_srli_epi64(d2lo, 42);                        // carry 2>0: c = d2lo >> 42
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        d2lo = _mm512_and_si512(d2lo, M42);                     // d2lo &= 2^42-1
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c * 5 (2^130 = 5 mod p): c
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        c = _mm512_slli_epi64(c, 2);                            // c << 2
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c << 2
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        c = _mm512_srli_epi64(d0lo, 44);                        // carry 0>1: c = d0lo >> 44
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        d0lo = _mm512_and_si512(d0lo, M44);                     // d0lo &= 2^44-1
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        d1lo = _mm512_add_epi64(d1lo, c);                       // d1lo += c
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        p0 = d0lo;                                              // p0 = d0lo
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        p1 = d1lo;                                              // p1 = d1lo
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        p2 = d2lo;                                              // p2 = d2lo
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        acc0 = _mm512_add_epi64(p0, m0);                        // acc0 = (acc * r^8)0 + m0
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        acc0 = _mm512_add_epi64(acc0, hin0);                    // acc0 += hin0 (h from before, first step only)
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        acc1 = _mm512_add_epi64(p1, m1);                        // acc1 = (acc * r^8)1 + m1
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        acc1 = _mm512_add_epi64(acc1, hin1);                    // acc1 += hin1 (h from before, first step only)
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        acc2 = _mm512_add_epi64(p2, m2);                        // acc2 = (acc * r^8)2 + m2
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        acc2 = _mm512_add_epi64(acc2, hin2);                    // acc2 += hin2 (h from before, first step only)
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        hin0 = _mm512_setzero_si512();                          // h is absorbed now
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        hin1 = _mm512_setzero_si512();                          // h is absorbed now
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        hin2 = _mm512_setzero_si512();                          // h is absorbed now
+        // ---- double round 2 of 10 + Poly1305 step(s) woven in  [spec line 39: schedule.interleave]
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        w0 = _mm512_loadu_si512((const void *)(mp + 128)); w1 = _mm512_loadu_si512((const void *)(mp + 128 + 64)); // two vectors of 64-bit words of 8 blocks
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        mlo = _mm512_permutex2var_epi64(w0, IDX_LO, w1);        // low 64 bits of each block, block j in lane j
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        mhi = _mm512_permutex2var_epi64(w0, IDX_HI, w1);        // high 64 bits of each block
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        m0 = _mm512_and_si512(mlo, M44);                        // m0 = bits 0..43
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        m1 = _mm512_srli_epi64(mlo, 44);                        // m1 = bits 44..63 ...
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        t = _mm512_and_si512(mhi, M24);                         // ... | bits 64..87 (masked before the shift: no bit is lost)
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        t = _mm512_slli_epi64(t, 20);
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        m1 = _mm512_or_si512(m1, t);
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        m2 = _mm512_srli_epi64(mhi, 24);                        // m2 = bits 88..127 ...
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        m2 = _mm512_or_si512(m2, HIBIT);                        // ... | 2^128 (the 0x01 byte after each full block)
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        d0lo = _mm512_madd52lo_epu64(ZERO, acc0, rl0);          // d0lo += lo52(acc0 * rl0)
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        d1lo = _mm512_madd52lo_epu64(ZERO, acc0, rl1);          // d1lo += lo52(acc0 * rl1)
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        d2lo = _mm512_madd52lo_epu64(ZERO, acc0, rl2);          // d2lo += lo52(acc0 * rl2)
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc1, rls2);         // d0lo += lo52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc1, rl0);          // d1lo += lo52(acc1 * rl0)
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc1, rl1);          // d2lo += lo52(acc1 * rl1)
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc2, rls1);         // d0lo += lo52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc2, rls2);         // d1lo += lo52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc2, rl0);          // d2lo += lo52(acc2 * rl0)
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        d0hi = _mm512_madd52hi_epu64(ZERO, acc0, rl0);          // d0hi += hi52(acc0 * rl0)
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        d1hi = _mm512_madd52hi_epu64(ZERO, acc0, rl1);          // d1hi += hi52(acc0 * rl1)
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        d2hi = _mm512_madd52hi_epu64(ZERO, acc0, rl2);          // d2hi += hi52(acc0 * rl2)
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc1, rls2);         // d0hi += hi52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc1, rl0);          // d1hi += hi52(acc1 * rl0)
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc1, rl1);          // d2hi += hi52(acc1 * rl1)
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc2, rls1);         // d0hi += hi52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc2, rls2);         // d1hi += hi52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc2, rl0);          // d2hi += hi52(acc2 * rl0)
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        t = _mm512_slli_epi64(d0hi, 8);                         // d0hi * 2^52 = (d0hi << 8) * 2^44
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        d1lo = _mm512_add_epi64(d1lo, t);                       // d1lo += d0hi << 8
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        t = _mm512_slli_epi64(d1hi, 8);                         // d1hi * 2^52 = (d1hi << 8) * 2^88
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        d2lo = _mm512_add_epi64(d2lo, t);                       // d2lo += d1hi << 8
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        t = _mm512_slli_epi64(d2hi, 10);                        // d2hi * 2^140 = (d2hi << 10) * 2^130
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t * 5 (2^130 = 5 mod p): t
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        t = _mm512_slli_epi64(t, 2);                            // t << 2
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t << 2
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        c = _mm512_srli_epi64(d1lo, 44);                        // carry 1>2: c = d1lo >> 44
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        d1lo = _mm512_and_si512(d1lo, M44);                     // d1lo &= 2^44-1
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        d2lo = _mm512_add_epi64(d2lo, c);                       // d2lo += c
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        c = _mm512_srli_epi64(d2lo, 42);                        // carry 2>0: c = d2lo >> 42
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        d2lo = _mm512_and_si512(d2lo, M42);                     // d2lo &= 2^42-1
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c * 5 (2^130 = 5 mod p): c
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        c = _mm512_slli_epi64(c, 2);                            // c << 2
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c << 2
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        c = _mm512_srli_epi64(d0lo, 44);                        // carry 0>1: c = d0lo >> 44
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        d0lo = _mm512_and_si512(d0lo, M44);                     // d0lo &= 2^44-1
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        d1lo = _mm512_add_epi64(d1lo, c);                       // d1lo += c
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        p0 = d0lo;                                              // p0 = d0lo
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        p1 = d1lo;                                              // p1 = d1lo
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        p2 = d2lo;                                              // p2 = d2lo
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        acc0 = _mm512_add_epi64(p0, m0);                        // acc0 = (acc * r^8)0 + m0
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        acc0 = _mm512_add_epi64(acc0, hin0);                    // acc0 += hin0 (h from before, first step only)
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        acc1 = _mm512_add_epi64(p1, m1);                        // acc1 = (acc * r^8)1 + m1
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        acc1 = _mm512_add_epi64(acc1, hin1);                    // acc1 += hin1 (h from before, first step only)
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        acc2 = _mm512_add_epi64(p2, m2);                        // acc2 = (acc * r^8)2 + m2
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        acc2 = _mm512_add_epi64(acc2, hin2);                    // acc2 += hin2 (h from before, first step only)
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        hin0 = _mm512_setzero_si512();                          // h is absorbed now
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        hin1 = _mm512_setzero_si512();                          // h is absorbed now
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        hin2 = _mm512_setzero_si512();                          // h is absorbed now
+        // ---- double round 3 of 10 + Poly1305 step(s) woven in  [spec line 39: schedule.interleave]
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        w0 = _mm512_loadu_si512((const void *)(mp + 256)); w1 = _mm512_loadu_si512((const void *)(mp + 256 + 64)); // two vectors of 64-bit words of 8 blocks
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        mlo = _mm512_permutex2var_epi64(w0, IDX_LO, w1);        // low 64 bits of each block, block j in lane j
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        mhi = _mm512_permutex2var_epi64(w0, IDX_HI, w1);        // high 64 bits of each block
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        m0 = _mm512_and_si512(mlo, M44);                        // m0 = bits 0..43
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        m1 = _mm512_srli_epi64(mlo, 44);                        // m1 = bits 44..63 ...
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        t = _mm512_and_si512(mhi, M24);                         // ... | bits 64..87 (masked before the shift: no bit is lost)
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        t = _mm512_slli_epi64(t, 20);
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        m1 = _mm512_or_si512(m1, t);
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        m2 = _mm512_srli_epi64(mhi, 24);                        // m2 = bits 88..127 ...
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        m2 = _mm512_or_si512(m2, HIBIT);                        // ... | 2^128 (the 0x01 byte after each full block)
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        d0lo = _mm512_madd52lo_epu64(ZERO, acc0, rl0);          // d0lo += lo52(acc0 * rl0)
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        d1lo = _mm512_madd52lo_epu64(ZERO, acc0, rl1);          // d1lo += lo52(acc0 * rl1)
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        d2lo = _mm512_madd52lo_epu64(ZERO, acc0, rl2);          // d2lo += lo52(acc0 * rl2)
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc1, rls2);         // d0lo += lo52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc1, rl0);          // d1lo += lo52(acc1 * rl0)
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc1, rl1);          // d2lo += lo52(acc1 * rl1)
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc2, rls1);         // d0lo += lo52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc2, rls2);         // d1lo += lo52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc2, rl0);          // d2lo += lo52(acc2 * rl0)
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        d0hi = _mm512_madd52hi_epu64(ZERO, acc0, rl0);          // d0hi += hi52(acc0 * rl0)
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        d1hi = _mm512_madd52hi_epu64(ZERO, acc0, rl1);          // d1hi += hi52(acc0 * rl1)
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        d2hi = _mm512_madd52hi_epu64(ZERO, acc0, rl2);          // d2hi += hi52(acc0 * rl2)
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc1, rls2);         // d0hi += hi52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc1, rl0);          // d1hi += hi52(acc1 * rl0)
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc1, rl1);          // d2hi += hi52(acc1 * rl1)
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc2, rls1);         // d0hi += hi52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc2, rls2);         // d1hi += hi52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc2, rl0);          // d2hi += hi52(acc2 * rl0)
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        t = _mm512_slli_epi64(d0hi, 8);                         // d0hi * 2^52 = (d0hi << 8) * 2^44
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        d1lo = _mm512_add_epi64(d1lo, t);                       // d1lo += d0hi << 8
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        t = _mm512_slli_epi64(d1hi, 8);                         // d1hi * 2^52 = (d1hi << 8) * 2^88
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        d2lo = _mm512_add_epi64(d2lo, t);                       // d2lo += d1hi << 8
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        t = _mm512_slli_epi64(d2hi, 10);                        // d2hi * 2^140 = (d2hi << 10) * 2^130
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t * 5 (2^130 = 5 mod p): t
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        t = _mm512_slli_epi64(t, 2);                            // t << 2
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t << 2
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        c = _mm512_srli_epi64(d1lo, 44);                        // carry 1>2: c = d1lo >> 44
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        d1lo = _mm512_and_si512(d1lo, M44);                     // d1lo &= 2^44-1
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        d2lo = _mm512_add_epi64(d2lo, c);                       // d2lo += c
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        c = _mm512_srli_epi64(d2lo, 42);                        // carry 2>0: c = d2lo >> 42
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        d2lo = _mm512_and_si512(d2lo, M42);                     // d2lo &= 2^42-1
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c * 5 (2^130 = 5 mod p): c
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        c = _mm512_slli_epi64(c, 2);                            // c << 2
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c << 2
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        c = _mm512_srli_epi64(d0lo, 44);                        // carry 0>1: c = d0lo >> 44
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        d0lo = _mm512_and_si512(d0lo, M44);                     // d0lo &= 2^44-1
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        d1lo = _mm512_add_epi64(d1lo, c);                       // d1lo += c
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        p0 = d0lo;                                              // p0 = d0lo
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        p1 = d1lo;                                              // p1 = d1lo
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        p2 = d2lo;                                              // p2 = d2lo
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        acc0 = _mm512_add_epi64(p0, m0);                        // acc0 = (acc * r^8)0 + m0
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        acc0 = _mm512_add_epi64(acc0, hin0);                    // acc0 += hin0 (h from before, first step only)
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        acc1 = _mm512_add_epi64(p1, m1);                        // acc1 = (acc * r^8)1 + m1
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        acc1 = _mm512_add_epi64(acc1, hin1);                    // acc1 += hin1 (h from before, first step only)
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        acc2 = _mm512_add_epi64(p2, m2);                        // acc2 = (acc * r^8)2 + m2
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        acc2 = _mm512_add_epi64(acc2, hin2);                    // acc2 += hin2 (h from before, first step only)
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        hin0 = _mm512_setzero_si512();                          // h is absorbed now
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        hin1 = _mm512_setzero_si512();                          // h is absorbed now
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        hin2 = _mm512_setzero_si512();                          // h is absorbed now
+        // ---- double round 4 of 10 + Poly1305 step(s) woven in  [spec line 39: schedule.interleave]
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        w0 = _mm512_loadu_si512((const void *)(mp + 384)); w1 = _mm512_loadu_si512((const void *)(mp + 384 + 64)); // two vectors of 64-bit words of 8 blocks
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        mlo = _mm512_permutex2var_epi64(w0, IDX_LO, w1);        // low 64 bits of each block, block j in lane j
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        mhi = _mm512_permutex2var_epi64(w0, IDX_HI, w1);        // high 64 bits of each block
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        m0 = _mm512_and_si512(mlo, M44);                        // m0 = bits 0..43
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        m1 = _mm512_srli_epi64(mlo, 44);                        // m1 = bits 44..63 ...
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        t = _mm512_and_si512(mhi, M24);                         // ... | bits 64..87 (masked before the shift: no bit is lost)
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        t = _mm512_slli_epi64(t, 20);
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        m1 = _mm512_or_si512(m1, t);
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        m2 = _mm512_srli_epi64(mhi, 24);                        // m2 = bits 88..127 ...
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        m2 = _mm512_or_si512(m2, HIBIT);                        // ... | 2^128 (the 0x01 byte after each full block)
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        d0lo = _mm512_madd52lo_epu64(ZERO, acc0, rl0);          // d0lo += lo52(acc0 * rl0)
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        d1lo = _mm512_madd52lo_epu64(ZERO, acc0, rl1);          // d1lo += lo52(acc0 * rl1)
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        d2lo = _mm512_madd52lo_epu64(ZERO, acc0, rl2);          // d2lo += lo52(acc0 * rl2)
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc1, rls2);         // d0lo += lo52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc1, rl0);          // d1lo += lo52(acc1 * rl0)
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc1, rl1);          // d2lo += lo52(acc1 * rl1)
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc2, rls1);         // d0lo += lo52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc2, rls2);         // d1lo += lo52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc2, rl0);          // d2lo += lo52(acc2 * rl0)
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        d0hi = _mm512_madd52hi_epu64(ZERO, acc0, rl0);          // d0hi += hi52(acc0 * rl0)
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        d1hi = _mm512_madd52hi_epu64(ZERO, acc0, rl1);          // d1hi += hi52(acc0 * rl1)
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        d2hi = _mm512_madd52hi_epu64(ZERO, acc0, rl2);          // d2hi += hi52(acc0 * rl2)
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc1, rls2);         // d0hi += hi52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc1, rl0);          // d1hi += hi52(acc1 * rl0)
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc1, rl1);          // d2hi += hi52(acc1 * rl1)
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc2, rls1);         // d0hi += hi52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc2, rls2);         // d1hi += hi52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc2, rl0);          // d2hi += hi52(acc2 * rl0)
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        t = _mm512_slli_epi64(d0hi, 8);                         // d0hi * 2^52 = (d0hi << 8) * 2^44
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        d1lo = _mm512_add_epi64(d1lo, t);                       // d1lo += d0hi << 8
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        t = _mm512_slli_epi64(d1hi, 8);                         // d1hi * 2^52 = (d1hi << 8) * 2^88
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        d2lo = _mm512_add_epi64(d2lo, t);                       // d2lo += d1hi << 8
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        t = _mm512_slli_epi64(d2hi, 10);                        // d2hi * 2^140 = (d2hi << 10) * 2^130
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t * 5 (2^130 = 5 mod p): t
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        t = _mm512_slli_epi64(t, 2);                            // t << 2
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t << 2
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        c = _mm512_srli_epi64(d1lo, 44);                        // carry 1>2: c = d1lo >> 44
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        d1lo = _mm512_and_si512(d1lo, M44);                     // d1lo &= 2^44-1
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        d2lo = _mm512_add_epi64(d2lo, c);                       // d2lo += c
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        c = _mm512_srli_epi64(d2lo, 42);                        // carry 2>0: c = d2lo >> 42
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        d2lo = _mm512_and_si512(d2lo, M42);                     // d2lo &= 2^42-1
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c * 5 (2^130 = 5 mod p): c
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        c = _mm512_slli_epi64(c, 2);                            // c << 2
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c << 2
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        c = _mm512_srli_epi64(d0lo, 44);                        // carry 0>1: c = d0lo >> 44
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        d0lo = _mm512_and_si512(d0lo, M44);                     // d0lo &= 2^44-1
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        d1lo = _mm512_add_epi64(d1lo, c);                       // d1lo += c
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        p0 = d0lo;                                              // p0 = d0lo
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        p1 = d1lo;                                              // p1 = d1lo
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        p2 = d2lo;                                              // p2 = d2lo
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        acc0 = _mm512_add_epi64(p0, m0);                        // acc0 = (acc * r^8)0 + m0
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        acc0 = _mm512_add_epi64(acc0, hin0);                    // acc0 += hin0 (h from before, first step only)
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        acc1 = _mm512_add_epi64(p1, m1);                        // acc1 = (acc * r^8)1 + m1
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        acc1 = _mm512_add_epi64(acc1, hin1);                    // acc1 += hin1 (h from before, first step only)
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        acc2 = _mm512_add_epi64(p2, m2);                        // acc2 = (acc * r^8)2 + m2
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        acc2 = _mm512_add_epi64(acc2, hin2);                    // acc2 += hin2 (h from before, first step only)
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        hin0 = _mm512_setzero_si512();                          // h is absorbed now
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        hin1 = _mm512_setzero_si512();                          // h is absorbed now
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        hin2 = _mm512_setzero_si512();                          // h is absorbed now
+        // ---- double round 5 of 10 + Poly1305 step(s) woven in  [spec line 39: schedule.interleave]
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        w0 = _mm512_loadu_si512((const void *)(mp + 512)); w1 = _mm512_loadu_si512((const void *)(mp + 512 + 64)); // two vectors of 64-bit words of 8 blocks
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        mlo = _mm512_permutex2var_epi64(w0, IDX_LO, w1);        // low 64 bits of each block, block j in lane j
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        mhi = _mm512_permutex2var_epi64(w0, IDX_HI, w1);        // high 64 bits of each block
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        m0 = _mm512_and_si512(mlo, M44);                        // m0 = bits 0..43
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        m1 = _mm512_srli_epi64(mlo, 44);                        // m1 = bits 44..63 ...
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        t = _mm512_and_si512(mhi, M24);                         // ... | bits 64..87 (masked before the shift: no bit is lost)
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        t = _mm512_slli_epi64(t, 20);
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        m1 = _mm512_or_si512(m1, t);
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        m2 = _mm512_srli_epi64(mhi, 24);                        // m2 = bits 88..127 ...
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        m2 = _mm512_or_si512(m2, HIBIT);                        // ... | 2^128 (the 0x01 byte after each full block)
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        d0lo = _mm512_madd52lo_epu64(ZERO, acc0, rl0);          // d0lo += lo52(acc0 * rl0)
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        d1lo = _mm512_madd52lo_epu64(ZERO, acc0, rl1);          // d1lo += lo52(acc0 * rl1)
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        d2lo = _mm512_madd52lo_epu64(ZERO, acc0, rl2);          // d2lo += lo52(acc0 * rl2)
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc1, rls2);         // d0lo += lo52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc1, rl0);          // d1lo += lo52(acc1 * rl0)
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc1, rl1);          // d2lo += lo52(acc1 * rl1)
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc2, rls1);         // d0lo += lo52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc2, rls2);         // d1lo += lo52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc2, rl0);          // d2lo += lo52(acc2 * rl0)
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        d0hi = _mm512_madd52hi_epu64(ZERO, acc0, rl0);          // d0hi += hi52(acc0 * rl0)
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        d1hi = _mm512_madd52hi_epu64(ZERO, acc0, rl1);          // d1hi += hi52(acc0 * rl1)
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        d2hi = _mm512_madd52hi_epu64(ZERO, acc0, rl2);          // d2hi += hi52(acc0 * rl2)
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc1, rls2);         // d0hi += hi52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc1, rl0);          // d1hi += hi52(acc1 * rl0)
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc1, rl1);          // d2hi += hi52(acc1 * rl1)
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc2, rls1);         // d0hi += hi52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc2, rls2);         // d1hi += hi52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc2, rl0);          // d2hi += hi52(acc2 * rl0)
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        t = _mm512_slli_epi64(d0hi, 8);                         // d0hi * 2^52 = (d0hi << 8) * 2^44
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        d1lo = _mm512_add_epi64(d1lo, t);                       // d1lo += d0hi << 8
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        t = _mm512_slli_epi64(d1hi, 8);                         // d1hi * 2^52 = (d1hi << 8) * 2^88
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        d2lo = _mm512_add_epi64(d2lo, t);                       // d2lo += d1hi << 8
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        t = _mm512_slli_epi64(d2hi, 10);                        // d2hi * 2^140 = (d2hi << 10) * 2^130
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t * 5 (2^130 = 5 mod p): t
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        t = _mm512_slli_epi64(t, 2);                            // t << 2
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t << 2
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        c = _mm512_srli_epi64(d1lo, 44);                        // carry 1>2: c = d1lo >> 44
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        d1lo = _mm512_and_si512(d1lo, M44);                     // d1lo &= 2^44-1
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        d2lo = _mm512_add_epi64(d2lo, c);                       // d2lo += c
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        c = _mm512_srli_epi64(d2lo, 42);                        // carry 2>0: c = d2lo >> 42
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        d2lo = _mm512_and_si512(d2lo, M42);                     // d2lo &= 2^42-1
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c * 5 (2^130 = 5 mod p): c
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        c = _mm512_slli_epi64(c, 2);                            // c << 2
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c << 2
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        c = _mm512_srli_epi64(d0lo, 44);                        // carry 0>1: c = d0lo >> 44
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        d0lo = _mm512_and_si512(d0lo, M44);                     // d0lo &= 2^44-1
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        d1lo = _mm512_add_epi64(d1lo, c);                       // d1lo += c
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        p0 = d0lo;                                              // p0 = d0lo
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        p1 = d1lo;                                              // p1 = d1lo
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        p2 = d2lo;                                              // p2 = d2lo
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        acc0 = _mm512_add_epi64(p0, m0);                        // acc0 = (acc * r^8)0 + m0
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        acc0 = _mm512_add_epi64(acc0, hin0);                    // acc0 += hin0 (h from before, first step only)
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        acc1 = _mm512_add_epi64(p1, m1);                        // acc1 = (acc * r^8)1 + m1
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        acc1 = _mm512_add_epi64(acc1, hin1);                    // acc1 += hin1 (h from before, first step only)
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        acc2 = _mm512_add_epi64(p2, m2);                        // acc2 = (acc * r^8)2 + m2
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        acc2 = _mm512_add_epi64(acc2, hin2);                    // acc2 += hin2 (h from before, first step only)
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        hin0 = _mm512_setzero_si512();                          // h is absorbed now
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        hin1 = _mm512_setzero_si512();                          // h is absorbed now
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        hin2 = _mm512_setzero_si512();                          // h is absorbed now
+        // ---- double round 6 of 10 + Poly1305 step(s) woven in  [spec line 39: schedule.interleave]
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        w0 = _mm512_loadu_si512((const void *)(mp + 640)); w1 = _mm512_loadu_si512((const void *)(mp + 640 + 64)); // two vectors of 64-bit words of 8 blocks
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        mlo = _mm512_permutex2var_epi64(w0, IDX_LO, w1);        // low 64 bits of each block, block j in lane j
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        mhi = _mm512_permutex2var_epi64(w0, IDX_HI, w1);        // high 64 bits of each block
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        m0 = _mm512_and_si512(mlo, M44);                        // m0 = bits 0..43
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        m1 = _mm512_srli_epi64(mlo, 44);                        // m1 = bits 44..63 ...
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        t = _mm512_and_si512(mhi, M24);                         // ... | bits 64..87 (masked before the shift: no bit is lost)
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        t = _mm512_slli_epi64(t, 20);
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        m1 = _mm512_or_si512(m1, t);
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        m2 = _mm512_srli_epi64(mhi, 24);                        // m2 = bits 88..127 ...
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        m2 = _mm512_or_si512(m2, HIBIT);                        // ... | 2^128 (the 0x01 byte after each full block)
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        d0lo = _mm512_madd52lo_epu64(ZERO, acc0, rl0);          // d0lo += lo52(acc0 * rl0)
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        d1lo = _mm512_madd52lo_epu64(ZERO, acc0, rl1);          // d1lo += lo52(acc0 * rl1)
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        d2lo = _mm512_madd52lo_epu64(ZERO, acc0, rl2);          // d2lo += lo52(acc0 * rl2)
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc1, rls2);         // d0lo += lo52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc1, rl0);          // d1lo += lo52(acc1 * rl0)
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc1, rl1);          // d2lo += lo52(acc1 * rl1)
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc2, rls1);         // d0lo += lo52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc2, rls2);         // d1lo += lo52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc2, rl0);          // d2lo += lo52(acc2 * rl0)
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        d0hi = _mm512_madd52hi_epu64(ZERO, acc0, rl0);          // d0hi += hi52(acc0 * rl0)
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        d1hi = _mm512_madd52hi_epu64(ZERO, acc0, rl1);          // d1hi += hi52(acc0 * rl1)
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        d2hi = _mm512_madd52hi_epu64(ZERO, acc0, rl2);          // d2hi += hi52(acc0 * rl2)
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc1, rls2);         // d0hi += hi52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc1, rl0);          // d1hi += hi52(acc1 * rl0)
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc1, rl1);          // d2hi += hi52(acc1 * rl1)
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc2, rls1);         // d0hi += hi52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc2, rls2);         // d1hi += hi52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc2, rl0);          // d2hi += hi52(acc2 * rl0)
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        t = _mm512_slli_epi64(d0hi, 8);                         // d0hi * 2^52 = (d0hi << 8) * 2^44
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        d1lo = _mm512_add_epi64(d1lo, t);                       // d1lo += d0hi << 8
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        t = _mm512_slli_epi64(d1hi, 8);                         // d1hi * 2^52 = (d1hi << 8) * 2^88
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        d2lo = _mm512_add_epi64(d2lo, t);                       // d2lo += d1hi << 8
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        t = _mm512_slli_epi64(d2hi, 10);                        // d2hi * 2^140 = (d2hi << 10) * 2^130
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t * 5 (2^130 = 5 mod p): t
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        t = _mm512_slli_epi64(t, 2);                            // t << 2
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t << 2
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        c = _mm512_srli_epi64(d1lo, 44);                        // carry 1>2: c = d1lo >> 44
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        d1lo = _mm512_and_si512(d1lo, M44);                     // d1lo &= 2^44-1
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        d2lo = _mm512_add_epi64(d2lo, c);                       // d2lo += c
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        c = _mm512_srli_epi64(d2lo, 42);                        // carry 2>0: c = d2lo >> 42
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        d2lo = _mm512_and_si512(d2lo, M42);                     // d2lo &= 2^42-1
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c * 5 (2^130 = 5 mod p): c
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        c = _mm512_slli_epi64(c, 2);                            // c << 2
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c << 2
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        c = _mm512_srli_epi64(d0lo, 44);                        // carry 0>1: c = d0lo >> 44
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        d0lo = _mm512_and_si512(d0lo, M44);                     // d0lo &= 2^44-1
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        d1lo = _mm512_add_epi64(d1lo, c);                       // d1lo += c
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        p0 = d0lo;                                              // p0 = d0lo
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        p1 = d1lo;                                              // p1 = d1lo
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        p2 = d2lo;                                              // p2 = d2lo
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        acc0 = _mm512_add_epi64(p0, m0);                        // acc0 = (acc * r^8)0 + m0
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        acc0 = _mm512_add_epi64(acc0, hin0);                    // acc0 += hin0 (h from before, first step only)
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        acc1 = _mm512_add_epi64(p1, m1);                        // acc1 = (acc * r^8)1 + m1
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        acc1 = _mm512_add_epi64(acc1, hin1);                    // acc1 += hin1 (h from before, first step only)
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        acc2 = _mm512_add_epi64(p2, m2);                        // acc2 = (acc * r^8)2 + m2
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        acc2 = _mm512_add_epi64(acc2, hin2);                    // acc2 += hin2 (h from before, first step only)
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        hin0 = _mm512_setzero_si512();                          // h is absorbed now
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        hin1 = _mm512_setzero_si512();                          // h is absorbed now
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        hin2 = _mm512_setzero_si512();                          // h is absorbed now
+        // ---- double round 7 of 10 + Poly1305 step(s) woven in  [spec line 39: schedule.interleave]
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        w0 = _mm512_loadu_si512((const void *)(mp + 768)); w1 = _mm512_loadu_si512((const void *)(mp + 768 + 64)); // two vectors of 64-bit words of 8 blocks
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        mlo = _mm512_permutex2var_epi64(w0, IDX_LO, w1);        // low 64 bits of each block, block j in lane j
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        mhi = _mm512_permutex2var_epi64(w0, IDX_HI, w1);        // high 64 bits of each block
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        m0 = _mm512_and_si512(mlo, M44);                        // m0 = bits 0..43
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        m1 = _mm512_srli_epi64(mlo, 44);                        // m1 = bits 44..63 ...
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        t = _mm512_and_si512(mhi, M24);                         // ... | bits 64..87 (masked before the shift: no bit is lost)
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        t = _mm512_slli_epi64(t, 20);
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        m1 = _mm512_or_si512(m1, t);
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        m2 = _mm512_srli_epi64(mhi, 24);                        // m2 = bits 88..127 ...
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        m2 = _mm512_or_si512(m2, HIBIT);                        // ... | 2^128 (the 0x01 byte after each full block)
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        d0lo = _mm512_madd52lo_epu64(ZERO, acc0, rl0);          // d0lo += lo52(acc0 * rl0)
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        d1lo = _mm512_madd52lo_epu64(ZERO, acc0, rl1);          // d1lo += lo52(acc0 * rl1)
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        d2lo = _mm512_madd52lo_epu64(ZERO, acc0, rl2);          // d2lo += lo52(acc0 * rl2)
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc1, rls2);         // d0lo += lo52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc1, rl0);          // d1lo += lo52(acc1 * rl0)
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc1, rl1);          // d2lo += lo52(acc1 * rl1)
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc2, rls1);         // d0lo += lo52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc2, rls2);         // d1lo += lo52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc2, rl0);          // d2lo += lo52(acc2 * rl0)
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        d0hi = _mm512_madd52hi_epu64(ZERO, acc0, rl0);          // d0hi += hi52(acc0 * rl0)
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        d1hi = _mm512_madd52hi_epu64(ZERO, acc0, rl1);          // d1hi += hi52(acc0 * rl1)
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        d2hi = _mm512_madd52hi_epu64(ZERO, acc0, rl2);          // d2hi += hi52(acc0 * rl2)
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc1, rls2);         // d0hi += hi52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc1, rl0);          // d1hi += hi52(acc1 * rl0)
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc1, rl1);          // d2hi += hi52(acc1 * rl1)
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc2, rls1);         // d0hi += hi52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc2, rls2);         // d1hi += hi52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc2, rl0);          // d2hi += hi52(acc2 * rl0)
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        t = _mm512_slli_epi64(d0hi, 8);                         // d0hi * 2^52 = (d0hi << 8) * 2^44
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        d1lo = _mm512_add_epi64(d1lo, t);                       // d1lo += d0hi << 8
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        t = _mm512_slli_epi64(d1hi, 8);                         // d1hi * 2^52 = (d1hi << 8) * 2^88
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        d2lo = _mm512_add_epi64(d2lo, t);                       // d2lo += d1hi << 8
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        t = _mm512_slli_epi64(d2hi, 10);                        // d2hi * 2^140 = (d2hi << 10) * 2^130
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t * 5 (2^130 = 5 mod p): t
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        t = _mm512_slli_epi64(t, 2);                            // t << 2
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t << 2
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        c = _mm512_srli_epi64(d1lo, 44);                        // carry 1>2: c = d1lo >> 44
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        d1lo = _mm512_and_si512(d1lo, M44);                     // d1lo &= 2^44-1
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        d2lo = _mm512_add_epi64(d2lo, c);                       // d2lo += c
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        c = _mm512_srli_epi64(d2lo, 42);                        // carry 2>0: c = d2lo >> 42
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        d2lo = _mm512_and_si512(d2lo, M42);                     // d2lo &= 2^42-1
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c * 5 (2^130 = 5 mod p): c
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        c = _mm512_slli_epi64(c, 2);                            // c << 2
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c << 2
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        c = _mm512_srli_epi64(d0lo, 44);                        // carry 0>1: c = d0lo >> 44
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        d0lo = _mm512_and_si512(d0lo, M44);                     // d0lo &= 2^44-1
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        d1lo = _mm512_add_epi64(d1lo, c);                       // d1lo += c
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        p0 = d0lo;                                              // p0 = d0lo
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        p1 = d1lo;                                              // p1 = d1lo
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        p2 = d2lo;                                              // p2 = d2lo
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        acc0 = _mm512_add_epi64(p0, m0);                        // acc0 = (acc * r^8)0 + m0
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        acc0 = _mm512_add_epi64(acc0, hin0);                    // acc0 += hin0 (h from before, first step only)
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        acc1 = _mm512_add_epi64(p1, m1);                        // acc1 = (acc * r^8)1 + m1
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        acc1 = _mm512_add_epi64(acc1, hin1);                    // acc1 += hin1 (h from before, first step only)
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        acc2 = _mm512_add_epi64(p2, m2);                        // acc2 = (acc * r^8)2 + m2
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        acc2 = _mm512_add_epi64(acc2, hin2);                    // acc2 += hin2 (h from before, first step only)
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        hin0 = _mm512_setzero_si512();                          // h is absorbed now
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        hin1 = _mm512_setzero_si512();                          // h is absorbed now
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        hin2 = _mm512_setzero_si512();                          // h is absorbed now
+        // ---- double round 8 of 10 + Poly1305 step(s) woven in  [spec line 39: schedule.interleave]
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        w0 = _mm512_loadu_si512((const void *)(mp + 896)); w1 = _mm512_loadu_si512((const void *)(mp + 896 + 64)); // two vectors of 64-bit words of 8 blocks
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        mlo = _mm512_permutex2var_epi64(w0, IDX_LO, w1);        // low 64 bits of each block, block j in lane j
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        mhi = _mm512_permutex2var_epi64(w0, IDX_HI, w1);        // high 64 bits of each block
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        m0 = _mm512_and_si512(mlo, M44);                        // m0 = bits 0..43
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        m1 = _mm512_srli_epi64(mlo, 44);                        // m1 = bits 44..63 ...
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        t = _mm512_and_si512(mhi, M24);                         // ... | bits 64..87 (masked before the shift: no bit is lost)
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        t = _mm512_slli_epi64(t, 20);
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        m1 = _mm512_or_si512(m1, t);
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        m2 = _mm512_srli_epi64(mhi, 24);                        // m2 = bits 88..127 ...
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        m2 = _mm512_or_si512(m2, HIBIT);                        // ... | 2^128 (the 0x01 byte after each full block)
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        d0lo = _mm512_madd52lo_epu64(ZERO, acc0, rl0);          // d0lo += lo52(acc0 * rl0)
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        d1lo = _mm512_madd52lo_epu64(ZERO, acc0, rl1);          // d1lo += lo52(acc0 * rl1)
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        d2lo = _mm512_madd52lo_epu64(ZERO, acc0, rl2);          // d2lo += lo52(acc0 * rl2)
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc1, rls2);         // d0lo += lo52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc1, rl0);          // d1lo += lo52(acc1 * rl0)
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc1, rl1);          // d2lo += lo52(acc1 * rl1)
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc2, rls1);         // d0lo += lo52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc2, rls2);         // d1lo += lo52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc2, rl0);          // d2lo += lo52(acc2 * rl0)
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        d0hi = _mm512_madd52hi_epu64(ZERO, acc0, rl0);          // d0hi += hi52(acc0 * rl0)
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        d1hi = _mm512_madd52hi_epu64(ZERO, acc0, rl1);          // d1hi += hi52(acc0 * rl1)
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        d2hi = _mm512_madd52hi_epu64(ZERO, acc0, rl2);          // d2hi += hi52(acc0 * rl2)
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc1, rls2);         // d0hi += hi52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc1, rl0);          // d1hi += hi52(acc1 * rl0)
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc1, rl1);          // d2hi += hi52(acc1 * rl1)
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc2, rls1);         // d0hi += hi52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc2, rls2);         // d1hi += hi52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc2, rl0);          // d2hi += hi52(acc2 * rl0)
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        t = _mm512_slli_epi64(d0hi, 8);                         // d0hi * 2^52 = (d0hi << 8) * 2^44
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        d1lo = _mm512_add_epi64(d1lo, t);                       // d1lo += d0hi << 8
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        t = _mm512_slli_epi64(d1hi, 8);                         // d1hi * 2^52 = (d1hi << 8) * 2^88
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        d2lo = _mm512_add_epi64(d2lo, t);                       // d2lo += d1hi << 8
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        t = _mm512_slli_epi64(d2hi, 10);                        // d2hi * 2^140 = (d2hi << 10) * 2^130
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t * 5 (2^130 = 5 mod p): t
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        t = _mm512_slli_epi64(t, 2);                            // t << 2
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t << 2
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        c = _mm512_srli_epi64(d1lo, 44);                        // carry 1>2: c = d1lo >> 44
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        d1lo = _mm512_and_si512(d1lo, M44);                     // d1lo &= 2^44-1
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        d2lo = _mm512_add_epi64(d2lo, c);                       // d2lo += c
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        c = _mm512_srli_epi64(d2lo, 42);                        // carry 2>0: c = d2lo >> 42
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        d2lo = _mm512_and_si512(d2lo, M42);                     // d2lo &= 2^42-1
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c * 5 (2^130 = 5 mod p): c
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        c = _mm512_slli_epi64(c, 2);                            // c << 2
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c << 2
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        c = _mm512_srli_epi64(d0lo, 44);                        // carry 0>1: c = d0lo >> 44
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        d0lo = _mm512_and_si512(d0lo, M44);                     // d0lo &= 2^44-1
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        d1lo = _mm512_add_epi64(d1lo, c);                       // d1lo += c
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        p0 = d0lo;                                              // p0 = d0lo
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        p1 = d1lo;                                              // p1 = d1lo
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        p2 = d2lo;                                              // p2 = d2lo
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        acc0 = _mm512_add_epi64(p0, m0);                        // acc0 = (acc * r^8)0 + m0
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        acc0 = _mm512_add_epi64(acc0, hin0);                    // acc0 += hin0 (h from before, first step only)
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        acc1 = _mm512_add_epi64(p1, m1);                        // acc1 = (acc * r^8)1 + m1
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        acc1 = _mm512_add_epi64(acc1, hin1);                    // acc1 += hin1 (h from before, first step only)
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        acc2 = _mm512_add_epi64(p2, m2);                        // acc2 = (acc * r^8)2 + m2
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        acc2 = _mm512_add_epi64(acc2, hin2);                    // acc2 += hin2 (h from before, first step only)
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        hin0 = _mm512_setzero_si512();                          // h is absorbed now
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        hin1 = _mm512_setzero_si512();                          // h is absorbed now
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        hin2 = _mm512_setzero_si512();                          // h is absorbed now
+        // ---- double round 9 of 10  [spec line 39: schedule.interleave]
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        // ---- double round 10 of 10  [spec line 39: schedule.interleave]
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+        x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+        x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+        x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+        x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+        x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+        x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+        x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+        x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+        x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+        x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+        x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+        x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+        x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+        x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+        x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+        x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+        x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+        x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+        x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+        x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+        x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+        x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+        x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+        x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+        x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+        x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+        x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+        x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+        x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+        x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+        x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+        x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+        x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+        x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+        x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+        x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+        x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+        x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+        x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+        x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+        x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+        x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+        x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+        x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+
+        chacha20_bulk_finish(out + i * 1024, in + i * 1024, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, c12, s13, s14, s15);
+      }
+      // MAC of the last chunk's ciphertext.
+      const uint8_t *mp = out + (nch - 1) * 1024;
+      // chapoly-invariant: acc0 <= 0x2ffffffffffd
+      // chapoly-invariant: acc1 <= 0x30000000035d
+      // chapoly-invariant: acc2 <= 0x9fffffffffd
+
+      for (int g = 0; g < 8; ++g) {
+        w0 = _mm512_loadu_si512((const void *)(mp)); w1 = _mm512_loadu_si512((const void *)(mp + 64)); // two vectors of 64-bit words of 8 blocks
+        mlo = _mm512_permutex2var_epi64(w0, IDX_LO, w1);        // low 64 bits of each block, block j in lane j
+        mhi = _mm512_permutex2var_epi64(w0, IDX_HI, w1);        // high 64 bits of each block
+        m0 = _mm512_and_si512(mlo, M44);                        // m0 = bits 0..43
+        m1 = _mm512_srli_epi64(mlo, 44);                        // m1 = bits 44..63 ...
+        t = _mm512_and_si512(mhi, M24);                         // ... | bits 64..87 (masked before the shift: no bit is lost)
+        t = _mm512_slli_epi64(t, 20);
+        m1 = _mm512_or_si512(m1, t);
+        m2 = _mm512_srli_epi64(mhi, 24);                        // m2 = bits 88..127 ...
+        m2 = _mm512_or_si512(m2, HIBIT);                        // ... | 2^128 (the 0x01 byte after each full block)
+        d0lo = _mm512_madd52lo_epu64(ZERO, acc0, rl0);          // d0lo += lo52(acc0 * rl0)
+        d1lo = _mm512_madd52lo_epu64(ZERO, acc0, rl1);          // d1lo += lo52(acc0 * rl1)
+        d2lo = _mm512_madd52lo_epu64(ZERO, acc0, rl2);          // d2lo += lo52(acc0 * rl2)
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc1, rls2);         // d0lo += lo52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc1, rl0);          // d1lo += lo52(acc1 * rl0)
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc1, rl1);          // d2lo += lo52(acc1 * rl1)
+        d0lo = _mm512_madd52lo_epu64(d0lo, acc2, rls1);         // d0lo += lo52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        d1lo = _mm512_madd52lo_epu64(d1lo, acc2, rls2);         // d1lo += lo52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        d2lo = _mm512_madd52lo_epu64(d2lo, acc2, rl0);          // d2lo += lo52(acc2 * rl0)
+        d0hi = _mm512_madd52hi_epu64(ZERO, acc0, rl0);          // d0hi += hi52(acc0 * rl0)
+        d1hi = _mm512_madd52hi_epu64(ZERO, acc0, rl1);          // d1hi += hi52(acc0 * rl1)
+        d2hi = _mm512_madd52hi_epu64(ZERO, acc0, rl2);          // d2hi += hi52(acc0 * rl2)
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc1, rls2);         // d0hi += hi52(acc1 * 20*rl2 (2^132 = 20 mod p))
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc1, rl0);          // d1hi += hi52(acc1 * rl0)
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc1, rl1);          // d2hi += hi52(acc1 * rl1)
+        d0hi = _mm512_madd52hi_epu64(d0hi, acc2, rls1);         // d0hi += hi52(acc2 * 20*rl1 (2^132 = 20 mod p))
+        d1hi = _mm512_madd52hi_epu64(d1hi, acc2, rls2);         // d1hi += hi52(acc2 * 20*rl2 (2^132 = 20 mod p))
+        d2hi = _mm512_madd52hi_epu64(d2hi, acc2, rl0);          // d2hi += hi52(acc2 * rl0)
+        t = _mm512_slli_epi64(d0hi, 8);                         // d0hi * 2^52 = (d0hi << 8) * 2^44
+        d1lo = _mm512_add_epi64(d1lo, t);                       // d1lo += d0hi << 8
+        t = _mm512_slli_epi64(d1hi, 8);                         // d1hi * 2^52 = (d1hi << 8) * 2^88
+        d2lo = _mm512_add_epi64(d2lo, t);                       // d2lo += d1hi << 8
+        t = _mm512_slli_epi64(d2hi, 10);                        // d2hi * 2^140 = (d2hi << 10) * 2^130
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t * 5 (2^130 = 5 mod p): t
+        t = _mm512_slli_epi64(t, 2);                            // t << 2
+        d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t << 2
+        c = _mm512_srli_epi64(d1lo, 44);                        // carry 1>2: c = d1lo >> 44
+        d1lo = _mm512_and_si512(d1lo, M44);                     // d1lo &= 2^44-1
+        d2lo = _mm512_add_epi64(d2lo, c);                       // d2lo += c
+        c = _mm512_srli_epi64(d2lo, 42);                        // carry 2>0: c = d2lo >> 42
+        d2lo = _mm512_and_si512(d2lo, M42);                     // d2lo &= 2^42-1
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c * 5 (2^130 = 5 mod p): c
+        c = _mm512_slli_epi64(c, 2);                            // c << 2
+        d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c << 2
+        c = _mm512_srli_epi64(d0lo, 44);                        // carry 0>1: c = d0lo >> 44
+        d0lo = _mm512_and_si512(d0lo, M44);                     // d0lo &= 2^44-1
+        d1lo = _mm512_add_epi64(d1lo, c);                       // d1lo += c
+        p0 = d0lo;                                              // p0 = d0lo
+        p1 = d1lo;                                              // p1 = d1lo
+        p2 = d2lo;                                              // p2 = d2lo
+        acc0 = _mm512_add_epi64(p0, m0);                        // acc0 = (acc * r^8)0 + m0
+        acc0 = _mm512_add_epi64(acc0, hin0);                    // acc0 += hin0 (h from before, first step only)
+        acc1 = _mm512_add_epi64(p1, m1);                        // acc1 = (acc * r^8)1 + m1
+        acc1 = _mm512_add_epi64(acc1, hin1);                    // acc1 += hin1 (h from before, first step only)
+        acc2 = _mm512_add_epi64(p2, m2);                        // acc2 = (acc * r^8)2 + m2
+        acc2 = _mm512_add_epi64(acc2, hin2);                    // acc2 += hin2 (h from before, first step only)
+        hin0 = _mm512_setzero_si512();                          // h is absorbed now
+        hin1 = _mm512_setzero_si512();                          // h is absorbed now
+        hin2 = _mm512_setzero_si512();                          // h is absorbed now
+
+        mp += 128;
+      }
+    }
+  } else {
+    // chapoly-invariant: acc0 <= 0x2ffffffffffd
+    // chapoly-invariant: acc1 <= 0x30000000035d
+    // chapoly-invariant: acc2 <= 0x9fffffffffd
+
+    for (size_t i = 0; i < nch; ++i) {
+      const uint8_t *mp = in + i * 1024;  // MAC: ciphertext of chunk i, read before it is overwritten
+      const __m512i c12 = chacha20_bulk_ctr((uint32_t)(counter + i * 16));
+      __m512i x0 = s0;
+      __m512i x1 = s1;
+      __m512i x2 = s2;
+      __m512i x3 = s3;
+      __m512i x4 = s4;
+      __m512i x5 = s5;
+      __m512i x6 = s6;
+      __m512i x7 = s7;
+      __m512i x8 = s8;
+      __m512i x9 = s9;
+      __m512i x10 = s10;
+      __m512i x11 = s11;
+      __m512i x12 = c12;
+      __m512i x13 = s13;
+      __m512i x14 = s14;
+      __m512i x15 = s15;
+      // ---- double round 1 of 10 + Poly1305 step(s) woven in  [spec line 39: schedule.interleave]
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      w0 = _mm512_loadu_si512((const void *)(mp + 0)); w1 = _mm512_loadu_si512((const void *)(mp + 0 + 64)); // two vectors of 64-bit words of 8 blocks
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      mlo = _mm512_permutex2var_epi64(w0, IDX_LO, w1);        // low 64 bits of each block, block j in lane j
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      mhi = _mm512_permutex2var_epi64(w0, IDX_HI, w1);        // high 64 bits of each block
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      m0 = _mm512_and_si512(mlo, M44);                        // m0 = bits 0..43
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      m1 = _mm512_srli_epi64(mlo, 44);                        // m1 = bits 44..63 ...
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      t = _mm512_and_si512(mhi, M24);                         // ... | bits 64..87 (masked before the shift: no bit is lost)
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      t = _mm512_slli_epi64(t, 20);
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      m1 = _mm512_or_si512(m1, t);
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      m2 = _mm512_srli_epi64(mhi, 24);                        // m2 = bits 88..127 ...
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      m2 = _mm512_or_si512(m2, HIBIT);                        // ... | 2^128 (the 0x01 byte after each full block)
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      d0lo = _mm512_madd52lo_epu64(ZERO, acc0, rl0);          // d0lo += lo52(acc0 * rl0)
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      d1lo = _mm512_madd52lo_epu64(ZERO, acc0, rl1);          // d1lo += lo52(acc0 * rl1)
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      d2lo = _mm512_madd52lo_epu64(ZERO, acc0, rl2);          // d2lo += lo52(acc0 * rl2)
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      d0lo = _mm512_madd52lo_epu64(d0lo, acc1, rls2);         // d0lo += lo52(acc1 * 20*rl2 (2^132 = 20 mod p))
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      d1lo = _mm512_madd52lo_epu64(d1lo, acc1, rl0);          // d1lo += lo52(acc1 * rl0)
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      d2lo = _mm512_madd52lo_epu64(d2lo, acc1, rl1);          // d2lo += lo52(acc1 * rl1)
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      d0lo = _mm512_madd52lo_epu64(d0lo, acc2, rls1);         // d0lo += lo52(acc2 * 20*rl1 (2^132 = 20 mod p))
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      d1lo = _mm512_madd52lo_epu64(d1lo, acc2, rls2);         // d1lo += lo52(acc2 * 20*rl2 (2^132 = 20 mod p))
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      d2lo = _mm512_madd52lo_epu64(d2lo, acc2, rl0);          // d2lo += lo52(acc2 * rl0)
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      d0hi = _mm512_madd52hi_epu64(ZERO, acc0, rl0);          // d0hi += hi52(acc0 * rl0)
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      d1hi = _mm512_madd52hi_epu64(ZERO, acc0, rl1);          // d1hi += hi52(acc0 * rl1)
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      d2hi = _mm512_madd52hi_epu64(ZERO, acc0, rl2);          // d2hi += hi52(acc0 * rl2)
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      d0hi = _mm512_madd52hi_epu64(d0hi, acc1, rls2);         // d0hi += hi52(acc1 * 20*rl2 (2^132 = 20 mod p))
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      d1hi = _mm512_madd52hi_epu64(d1hi, acc1, rl0);          // d1hi += hi52(acc1 * rl0)
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      d2hi = _mm512_madd52hi_epu64(d2hi, acc1, rl1);          // d2hi += hi52(acc1 * rl1)
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      d0hi = _mm512_madd52hi_epu64(d0hi, acc2, rls1);         // d0hi += hi52(acc2 * 20*rl1 (2^132 = 20 mod p))
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      d1hi = _mm512_madd52hi_epu64(d1hi, acc2, rls2);         // d1hi += hi52(acc2 * 20*rl2 (2^132 = 20 mod p))
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      d2hi = _mm512_madd52hi_epu64(d2hi, acc2, rl0);          // d2hi += hi52(acc2 * rl0)
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      t = _mm512_slli_epi64(d0hi, 8);                         // d0hi * 2^52 = (d0hi << 8) * 2^44
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      d1lo = _mm512_add_epi64(d1lo, t);                       // d1lo += d0hi << 8
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      t = _mm512_slli_epi64(d1hi, 8);                         // d1hi * 2^52 = (d1hi << 8) * 2^88
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      d2lo = _mm512_add_epi64(d2lo, t);                       // d2lo += d1hi << 8
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      t = _mm512_slli_epi64(d2hi, 10);                        // d2hi * 2^140 = (d2hi << 10) * 2^130
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t * 5 (2^130 = 5 mod p): t
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      t = _mm512_slli_epi64(t, 2);                            // t << 2
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t << 2
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      c = _mm512_srli_epi64(d1lo, 44);                        // carry 1>2: c = d1lo >> 44
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      d1lo = _mm512_and_si512(d1lo, M44);                     // d1lo &= 2^44-1
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      d2lo = _mm512_add_epi64(d2lo, c);                       // d2lo += c
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      c = _mm512_srli_epi64(d2lo, 42);                        // carry 2>0: c = d2lo >> 42
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      d2lo = _mm512_and_si512(d2lo, M42);                     // d2lo &= 2^42-1
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c * 5 (2^130 = 5 mod p): c
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      c = _mm512_slli_epi64(c, 2);                            // c << 2
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c << 2
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      c = _mm512_srli_epi64(d0lo, 44);                        // carry 0>1: c = d0lo >> 44
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      d0lo = _mm512_and_si512(d0lo, M44);                     // d0lo &= 2^44-1
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      d1lo = _mm512_add_epi64(d1lo, c);                       // d1lo += c
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      p0 = d0lo;                                              // p0 = d0lo
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      p1 = d1lo;                                              // p1 = d1lo
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      p2 = d2lo;                                              // p2 = d2lo
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      acc0 = _mm512_add_epi64(p0, m0);                        // acc0 = (acc * r^8)0 + m0
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      acc0 = _mm512_add_epi64(acc0, hin0);                    // acc0 += hin0 (h from before, first step only)
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      acc1 = _mm512_add_epi64(p1, m1);                        // acc1 = (acc * r^8)1 + m1
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      acc1 = _mm512_add_epi64(acc1, hin1);                    // acc1 += hin1 (h from before, first step only)
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      acc2 = _mm512_add_epi64(p2, m2);                        // acc2 = (acc * r^8)2 + m2
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      acc2 = _mm512_add_epi64(acc2, hin2);                    // acc2 += hin2 (h from before, first step only)
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      hin0 = _mm512_setzero_si512();                          // h is absorbed now
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      hin1 = _mm512_setzero_si512();                          // h is absorbed now
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      hin2 = _mm512_setzero_si512();                          // h is absorbed now
+      // ---- double round 2 of 10 + Poly1305 step(s) woven in  [spec line 39: schedule.interleave]
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      w0 = _mm512_loadu_si512((const void *)(mp + 128)); w1 = _mm512_loadu_si512((const void *)(mp + 128 + 64)); // two vectors of 64-bit words of 8 blocks
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      mlo = _mm512_permutex2var_epi64(w0, IDX_LO, w1);        // low 64 bits of each block, block j in lane j
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      mhi = _mm512_permutex2var_epi64(w0, IDX_HI, w1);        // high 64 bits of each block
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      m0 = _mm512_and_si512(mlo, M44);                        // m0 = bits 0..43
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      m1 = _mm512_srli_epi64(mlo, 44);                        // m1 = bits 44..63 ...
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      t = _mm512_and_si512(mhi, M24);                         // ... | bits 64..87 (masked before the shift: no bit is lost)
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      t = _mm512_slli_epi64(t, 20);
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      m1 = _mm512_or_si512(m1, t);
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      m2 = _mm512_srli_epi64(mhi, 24);                        // m2 = bits 88..127 ...
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      m2 = _mm512_or_si512(m2, HIBIT);                        // ... | 2^128 (the 0x01 byte after each full block)
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      d0lo = _mm512_madd52lo_epu64(ZERO, acc0, rl0);          // d0lo += lo52(acc0 * rl0)
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      d1lo = _mm512_madd52lo_epu64(ZERO, acc0, rl1);          // d1lo += lo52(acc0 * rl1)
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      d2lo = _mm512_madd52lo_epu64(ZERO, acc0, rl2);          // d2lo += lo52(acc0 * rl2)
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      d0lo = _mm512_madd52lo_epu64(d0lo, acc1, rls2);         // d0lo += lo52(acc1 * 20*rl2 (2^132 = 20 mod p))
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      d1lo = _mm512_madd52lo_epu64(d1lo, acc1, rl0);          // d1lo += lo52(acc1 * rl0)
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      d2lo = _mm512_madd52lo_epu64(d2lo, acc1, rl1);          // d2lo += lo52(acc1 * rl1)
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      d0lo = _mm512_madd52lo_epu64(d0lo, acc2, rls1);         // d0lo += lo52(acc2 * 20*rl1 (2^132 = 20 mod p))
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      d1lo = _mm512_madd52lo_epu64(d1lo, acc2, rls2);         // d1lo += lo52(acc2 * 20*rl2 (2^132 = 20 mod p))
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      d2lo = _mm512_madd52lo_epu64(d2lo, acc2, rl0);          // d2lo += lo52(acc2 * rl0)
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      d0hi = _mm512_madd52hi_epu64(ZERO, acc0, rl0);          // d0hi += hi52(acc0 * rl0)
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      d1hi = _mm512_madd52hi_epu64(ZERO, acc0, rl1);          // d1hi += hi52(acc0 * rl1)
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      d2hi = _mm512_madd52hi_epu64(ZERO, acc0, rl2);          // d2hi += hi52(acc0 * rl2)
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      d0hi = _mm512_madd52hi_epu64(d0hi, acc1, rls2);         // d0hi += hi52(acc1 * 20*rl2 (2^132 = 20 mod p))
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      d1hi = _mm512_madd52hi_epu64(d1hi, acc1, rl0);          // d1hi += hi52(acc1 * rl0)
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      d2hi = _mm512_madd52hi_epu64(d2hi, acc1, rl1);          // d2hi += hi52(acc1 * rl1)
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      d0hi = _mm512_madd52hi_epu64(d0hi, acc2, rls1);         // d0hi += hi52(acc2 * 20*rl1 (2^132 = 20 mod p))
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      d1hi = _mm512_madd52hi_epu64(d1hi, acc2, rls2);         // d1hi += hi52(acc2 * 20*rl2 (2^132 = 20 mod p))
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      d2hi = _mm512_madd52hi_epu64(d2hi, acc2, rl0);          // d2hi += hi52(acc2 * rl0)
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      t = _mm512_slli_epi64(d0hi, 8);                         // d0hi * 2^52 = (d0hi << 8) * 2^44
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      d1lo = _mm512_add_epi64(d1lo, t);                       // d1lo += d0hi << 8
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      t = _mm512_slli_epi64(d1hi, 8);                         // d1hi * 2^52 = (d1hi << 8) * 2^88
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      d2lo = _mm512_add_epi64(d2lo, t);                       // d2lo += d1hi << 8
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      t = _mm512_slli_epi64(d2hi, 10);                        // d2hi * 2^140 = (d2hi << 10) * 2^130
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t * 5 (2^130 = 5 mod p): t
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      t = _mm512_slli_epi64(t, 2);                            // t << 2
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t << 2
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      c = _mm512_srli_epi64(d1lo, 44);                        // carry 1>2: c = d1lo >> 44
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      d1lo = _mm512_and_si512(d1lo, M44);                     // d1lo &= 2^44-1
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      d2lo = _mm512_add_epi64(d2lo, c);                       // d2lo += c
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      c = _mm512_srli_epi64(d2lo, 42);                        // carry 2>0: c = d2lo >> 42
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      d2lo = _mm512_and_si512(d2lo, M42);                     // d2lo &= 2^42-1
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c * 5 (2^130 = 5 mod p): c
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      c = _mm512_slli_epi64(c, 2);                            // c << 2
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c << 2
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      c = _mm512_srli_epi64(d0lo, 44);                        // carry 0>1: c = d0lo >> 44
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      d0lo = _mm512_and_si512(d0lo, M44);                     // d0lo &= 2^44-1
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      d1lo = _mm512_add_epi64(d1lo, c);                       // d1lo += c
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      p0 = d0lo;                                              // p0 = d0lo
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      p1 = d1lo;                                              // p1 = d1lo
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      p2 = d2lo;                                              // p2 = d2lo
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      acc0 = _mm512_add_epi64(p0, m0);                        // acc0 = (acc * r^8)0 + m0
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      acc0 = _mm512_add_epi64(acc0, hin0);                    // acc0 += hin0 (h from before, first step only)
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      acc1 = _mm512_add_epi64(p1, m1);                        // acc1 = (acc * r^8)1 + m1
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      acc1 = _mm512_add_epi64(acc1, hin1);                    // acc1 += hin1 (h from before, first step only)
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      acc2 = _mm512_add_epi64(p2, m2);                        // acc2 = (acc * r^8)2 + m2
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      acc2 = _mm512_add_epi64(acc2, hin2);                    // acc2 += hin2 (h from before, first step only)
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      hin0 = _mm512_setzero_si512();                          // h is absorbed now
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      hin1 = _mm512_setzero_si512();                          // h is absorbed now
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      hin2 = _mm512_setzero_si512();                          // h is absorbed now
+      // ---- double round 3 of 10 + Poly1305 step(s) woven in  [spec line 39: schedule.interleave]
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      w0 = _mm512_loadu_si512((const void *)(mp + 256)); w1 = _mm512_loadu_si512((const void *)(mp + 256 + 64)); // two vectors of 64-bit words of 8 blocks
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      mlo = _mm512_permutex2var_epi64(w0, IDX_LO, w1);        // low 64 bits of each block, block j in lane j
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      mhi = _mm512_permutex2var_epi64(w0, IDX_HI, w1);        // high 64 bits of each block
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      m0 = _mm512_and_si512(mlo, M44);                        // m0 = bits 0..43
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      m1 = _mm512_srli_epi64(mlo, 44);                        // m1 = bits 44..63 ...
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      t = _mm512_and_si512(mhi, M24);                         // ... | bits 64..87 (masked before the shift: no bit is lost)
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      t = _mm512_slli_epi64(t, 20);
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      m1 = _mm512_or_si512(m1, t);
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      m2 = _mm512_srli_epi64(mhi, 24);                        // m2 = bits 88..127 ...
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      m2 = _mm512_or_si512(m2, HIBIT);                        // ... | 2^128 (the 0x01 byte after each full block)
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      d0lo = _mm512_madd52lo_epu64(ZERO, acc0, rl0);          // d0lo += lo52(acc0 * rl0)
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      d1lo = _mm512_madd52lo_epu64(ZERO, acc0, rl1);          // d1lo += lo52(acc0 * rl1)
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      d2lo = _mm512_madd52lo_epu64(ZERO, acc0, rl2);          // d2lo += lo52(acc0 * rl2)
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      d0lo = _mm512_madd52lo_epu64(d0lo, acc1, rls2);         // d0lo += lo52(acc1 * 20*rl2 (2^132 = 20 mod p))
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      d1lo = _mm512_madd52lo_epu64(d1lo, acc1, rl0);          // d1lo += lo52(acc1 * rl0)
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      d2lo = _mm512_madd52lo_epu64(d2lo, acc1, rl1);          // d2lo += lo52(acc1 * rl1)
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      d0lo = _mm512_madd52lo_epu64(d0lo, acc2, rls1);         // d0lo += lo52(acc2 * 20*rl1 (2^132 = 20 mod p))
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      d1lo = _mm512_madd52lo_epu64(d1lo, acc2, rls2);         // d1lo += lo52(acc2 * 20*rl2 (2^132 = 20 mod p))
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      d2lo = _mm512_madd52lo_epu64(d2lo, acc2, rl0);          // d2lo += lo52(acc2 * rl0)
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      d0hi = _mm512_madd52hi_epu64(ZERO, acc0, rl0);          // d0hi += hi52(acc0 * rl0)
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      d1hi = _mm512_madd52hi_epu64(ZERO, acc0, rl1);          // d1hi += hi52(acc0 * rl1)
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      d2hi = _mm512_madd52hi_epu64(ZERO, acc0, rl2);          // d2hi += hi52(acc0 * rl2)
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      d0hi = _mm512_madd52hi_epu64(d0hi, acc1, rls2);         // d0hi += hi52(acc1 * 20*rl2 (2^132 = 20 mod p))
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      d1hi = _mm512_madd52hi_epu64(d1hi, acc1, rl0);          // d1hi += hi52(acc1 * rl0)
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      d2hi = _mm512_madd52hi_epu64(d2hi, acc1, rl1);          // d2hi += hi52(acc1 * rl1)
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      d0hi = _mm512_madd52hi_epu64(d0hi, acc2, rls1);         // d0hi += hi52(acc2 * 20*rl1 (2^132 = 20 mod p))
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      d1hi = _mm512_madd52hi_epu64(d1hi, acc2, rls2);         // d1hi += hi52(acc2 * 20*rl2 (2^132 = 20 mod p))
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      d2hi = _mm512_madd52hi_epu64(d2hi, acc2, rl0);          // d2hi += hi52(acc2 * rl0)
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      t = _mm512_slli_epi64(d0hi, 8);                         // d0hi * 2^52 = (d0hi << 8) * 2^44
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      d1lo = _mm512_add_epi64(d1lo, t);                       // d1lo += d0hi << 8
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      t = _mm512_slli_epi64(d1hi, 8);                         // d1hi * 2^52 = (d1hi << 8) * 2^88
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      d2lo = _mm512_add_epi64(d2lo, t);                       // d2lo += d1hi << 8
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      t = _mm512_slli_epi64(d2hi, 10);                        // d2hi * 2^140 = (d2hi << 10) * 2^130
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t * 5 (2^130 = 5 mod p): t
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      t = _mm512_slli_epi64(t, 2);                            // t << 2
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t << 2
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      c = _mm512_srli_epi64(d1lo, 44);                        // carry 1>2: c = d1lo >> 44
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      d1lo = _mm512_and_si512(d1lo, M44);                     // d1lo &= 2^44-1
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      d2lo = _mm512_add_epi64(d2lo, c);                       // d2lo += c
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      c = _mm512_srli_epi64(d2lo, 42);                        // carry 2>0: c = d2lo >> 42
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      d2lo = _mm512_and_si512(d2lo, M42);                     // d2lo &= 2^42-1
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c * 5 (2^130 = 5 mod p): c
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      c = _mm512_slli_epi64(c, 2);                            // c << 2
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c << 2
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      c = _mm512_srli_epi64(d0lo, 44);                        // carry 0>1: c = d0lo >> 44
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      d0lo = _mm512_and_si512(d0lo, M44);                     // d0lo &= 2^44-1
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      d1lo = _mm512_add_epi64(d1lo, c);                       // d1lo += c
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      p0 = d0lo;                                              // p0 = d0lo
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      p1 = d1lo;                                              // p1 = d1lo
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      p2 = d2lo;                                              // p2 = d2lo
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      acc0 = _mm512_add_epi64(p0, m0);                        // acc0 = (acc * r^8)0 + m0
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      acc0 = _mm512_add_epi64(acc0, hin0);                    // acc0 += hin0 (h from before, first step only)
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      acc1 = _mm512_add_epi64(p1, m1);                        // acc1 = (acc * r^8)1 + m1
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      acc1 = _mm512_add_epi64(acc1, hin1);                    // acc1 += hin1 (h from before, first step only)
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      acc2 = _mm512_add_epi64(p2, m2);                        // acc2 = (acc * r^8)2 + m2
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      acc2 = _mm512_add_epi64(acc2, hin2);                    // acc2 += hin2 (h from before, first step only)
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      hin0 = _mm512_setzero_si512();                          // h is absorbed now
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      hin1 = _mm512_setzero_si512();                          // h is absorbed now
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      hin2 = _mm512_setzero_si512();                          // h is absorbed now
+      // ---- double round 4 of 10 + Poly1305 step(s) woven in  [spec line 39: schedule.interleave]
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      w0 = _mm512_loadu_si512((const void *)(mp + 384)); w1 = _mm512_loadu_si512((const void *)(mp + 384 + 64)); // two vectors of 64-bit words of 8 blocks
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      mlo = _mm512_permutex2var_epi64(w0, IDX_LO, w1);        // low 64 bits of each block, block j in lane j
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      mhi = _mm512_permutex2var_epi64(w0, IDX_HI, w1);        // high 64 bits of each block
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      m0 = _mm512_and_si512(mlo, M44);                        // m0 = bits 0..43
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      m1 = _mm512_srli_epi64(mlo, 44);                        // m1 = bits 44..63 ...
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      t = _mm512_and_si512(mhi, M24);                         // ... | bits 64..87 (masked before the shift: no bit is lost)
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      t = _mm512_slli_epi64(t, 20);
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      m1 = _mm512_or_si512(m1, t);
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      m2 = _mm512_srli_epi64(mhi, 24);                        // m2 = bits 88..127 ...
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      m2 = _mm512_or_si512(m2, HIBIT);                        // ... | 2^128 (the 0x01 byte after each full block)
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      d0lo = _mm512_madd52lo_epu64(ZERO, acc0, rl0);          // d0lo += lo52(acc0 * rl0)
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      d1lo = _mm512_madd52lo_epu64(ZERO, acc0, rl1);          // d1lo += lo52(acc0 * rl1)
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      d2lo = _mm512_madd52lo_epu64(ZERO, acc0, rl2);          // d2lo += lo52(acc0 * rl2)
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      d0lo = _mm512_madd52lo_epu64(d0lo, acc1, rls2);         // d0lo += lo52(acc1 * 20*rl2 (2^132 = 20 mod p))
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      d1lo = _mm512_madd52lo_epu64(d1lo, acc1, rl0);          // d1lo += lo52(acc1 * rl0)
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      d2lo = _mm512_madd52lo_epu64(d2lo, acc1, rl1);          // d2lo += lo52(acc1 * rl1)
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      d0lo = _mm512_madd52lo_epu64(d0lo, acc2, rls1);         // d0lo += lo52(acc2 * 20*rl1 (2^132 = 20 mod p))
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      d1lo = _mm512_madd52lo_epu64(d1lo, acc2, rls2);         // d1lo += lo52(acc2 * 20*rl2 (2^132 = 20 mod p))
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      d2lo = _mm512_madd52lo_epu64(d2lo, acc2, rl0);          // d2lo += lo52(acc2 * rl0)
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      d0hi = _mm512_madd52hi_epu64(ZERO, acc0, rl0);          // d0hi += hi52(acc0 * rl0)
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      d1hi = _mm512_madd52hi_epu64(ZERO, acc0, rl1);          // d1hi += hi52(acc0 * rl1)
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      d2hi = _mm512_madd52hi_epu64(ZERO, acc0, rl2);          // d2hi += hi52(acc0 * rl2)
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      d0hi = _mm512_madd52hi_epu64(d0hi, acc1, rls2);         // d0hi += hi52(acc1 * 20*rl2 (2^132 = 20 mod p))
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      d1hi = _mm512_madd52hi_epu64(d1hi, acc1, rl0);          // d1hi += hi52(acc1 * rl0)
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      d2hi = _mm512_madd52hi_epu64(d2hi, acc1, rl1);          // d2hi += hi52(acc1 * rl1)
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      d0hi = _mm512_madd52hi_epu64(d0hi, acc2, rls1);         // d0hi += hi52(acc2 * 20*rl1 (2^132 = 20 mod p))
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      d1hi = _mm512_madd52hi_epu64(d1hi, acc2, rls2);         // d1hi += hi52(acc2 * 20*rl2 (2^132 = 20 mod p))
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      d2hi = _mm512_madd52hi_epu64(d2hi, acc2, rl0);          // d2hi += hi52(acc2 * rl0)
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      t = _mm512_slli_epi64(d0hi, 8);                         // d0hi * 2^52 = (d0hi << 8) * 2^44
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      d1lo = _mm512_add_epi64(d1lo, t);                       // d1lo += d0hi << 8
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      t = _mm512_slli_epi64(d1hi, 8);                         // d1hi * 2^52 = (d1hi << 8) * 2^88
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      d2lo = _mm512_add_epi64(d2lo, t);                       // d2lo += d1hi << 8
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      t = _mm512_slli_epi64(d2hi, 10);                        // d2hi * 2^140 = (d2hi << 10) * 2^130
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t * 5 (2^130 = 5 mod p): t
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      t = _mm512_slli_epi64(t, 2);                            // t << 2
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t << 2
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      c = _mm512_srli_epi64(d1lo, 44);                        // carry 1>2: c = d1lo >> 44
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      d1lo = _mm512_and_si512(d1lo, M44);                     // d1lo &= 2^44-1
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      d2lo = _mm512_add_epi64(d2lo, c);                       // d2lo += c
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      c = _mm512_srli_epi64(d2lo, 42);                        // carry 2>0: c = d2lo >> 42
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      d2lo = _mm512_and_si512(d2lo, M42);                     // d2lo &= 2^42-1
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c * 5 (2^130 = 5 mod p): c
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      c = _mm512_slli_epi64(c, 2);                            // c << 2
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c << 2
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      c = _mm512_srli_epi64(d0lo, 44);                        // carry 0>1: c = d0lo >> 44
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      d0lo = _mm512_and_si512(d0lo, M44);                     // d0lo &= 2^44-1
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      d1lo = _mm512_add_epi64(d1lo, c);                       // d1lo += c
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      p0 = d0lo;                                              // p0 = d0lo
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      p1 = d1lo;                                              // p1 = d1lo
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      p2 = d2lo;                                              // p2 = d2lo
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      acc0 = _mm512_add_epi64(p0, m0);                        // acc0 = (acc * r^8)0 + m0
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      acc0 = _mm512_add_epi64(acc0, hin0);                    // acc0 += hin0 (h from before, first step only)
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      acc1 = _mm512_add_epi64(p1, m1);                        // acc1 = (acc * r^8)1 + m1
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      acc1 = _mm512_add_epi64(acc1, hin1);                    // acc1 += hin1 (h from before, first step only)
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      acc2 = _mm512_add_epi64(p2, m2);                        // acc2 = (acc * r^8)2 + m2
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      acc2 = _mm512_add_epi64(acc2, hin2);                    // acc2 += hin2 (h from before, first step only)
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      hin0 = _mm512_setzero_si512();                          // h is absorbed now
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      hin1 = _mm512_setzero_si512();                          // h is absorbed now
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      hin2 = _mm512_setzero_si512();                          // h is absorbed now
+      // ---- double round 5 of 10 + Poly1305 step(s) woven in  [spec line 39: schedule.interleave]
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      w0 = _mm512_loadu_si512((const void *)(mp + 512)); w1 = _mm512_loadu_si512((const void *)(mp + 512 + 64)); // two vectors of 64-bit words of 8 blocks
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      mlo = _mm512_permutex2var_epi64(w0, IDX_LO, w1);        // low 64 bits of each block, block j in lane j
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      mhi = _mm512_permutex2var_epi64(w0, IDX_HI, w1);        // high 64 bits of each block
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      m0 = _mm512_and_si512(mlo, M44);                        // m0 = bits 0..43
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      m1 = _mm512_srli_epi64(mlo, 44);                        // m1 = bits 44..63 ...
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      t = _mm512_and_si512(mhi, M24);                         // ... | bits 64..87 (masked before the shift: no bit is lost)
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      t = _mm512_slli_epi64(t, 20);
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      m1 = _mm512_or_si512(m1, t);
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      m2 = _mm512_srli_epi64(mhi, 24);                        // m2 = bits 88..127 ...
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      m2 = _mm512_or_si512(m2, HIBIT);                        // ... | 2^128 (the 0x01 byte after each full block)
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      d0lo = _mm512_madd52lo_epu64(ZERO, acc0, rl0);          // d0lo += lo52(acc0 * rl0)
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      d1lo = _mm512_madd52lo_epu64(ZERO, acc0, rl1);          // d1lo += lo52(acc0 * rl1)
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      d2lo = _mm512_madd52lo_epu64(ZERO, acc0, rl2);          // d2lo += lo52(acc0 * rl2)
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      d0lo = _mm512_madd52lo_epu64(d0lo, acc1, rls2);         // d0lo += lo52(acc1 * 20*rl2 (2^132 = 20 mod p))
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      d1lo = _mm512_madd52lo_epu64(d1lo, acc1, rl0);          // d1lo += lo52(acc1 * rl0)
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      d2lo = _mm512_madd52lo_epu64(d2lo, acc1, rl1);          // d2lo += lo52(acc1 * rl1)
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      d0lo = _mm512_madd52lo_epu64(d0lo, acc2, rls1);         // d0lo += lo52(acc2 * 20*rl1 (2^132 = 20 mod p))
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      d1lo = _mm512_madd52lo_epu64(d1lo, acc2, rls2);         // d1lo += lo52(acc2 * 20*rl2 (2^132 = 20 mod p))
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      d2lo = _mm512_madd52lo_epu64(d2lo, acc2, rl0);          // d2lo += lo52(acc2 * rl0)
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      d0hi = _mm512_madd52hi_epu64(ZERO, acc0, rl0);          // d0hi += hi52(acc0 * rl0)
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      d1hi = _mm512_madd52hi_epu64(ZERO, acc0, rl1);          // d1hi += hi52(acc0 * rl1)
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      d2hi = _mm512_madd52hi_epu64(ZERO, acc0, rl2);          // d2hi += hi52(acc0 * rl2)
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      d0hi = _mm512_madd52hi_epu64(d0hi, acc1, rls2);         // d0hi += hi52(acc1 * 20*rl2 (2^132 = 20 mod p))
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      d1hi = _mm512_madd52hi_epu64(d1hi, acc1, rl0);          // d1hi += hi52(acc1 * rl0)
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      d2hi = _mm512_madd52hi_epu64(d2hi, acc1, rl1);          // d2hi += hi52(acc1 * rl1)
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      d0hi = _mm512_madd52hi_epu64(d0hi, acc2, rls1);         // d0hi += hi52(acc2 * 20*rl1 (2^132 = 20 mod p))
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      d1hi = _mm512_madd52hi_epu64(d1hi, acc2, rls2);         // d1hi += hi52(acc2 * 20*rl2 (2^132 = 20 mod p))
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      d2hi = _mm512_madd52hi_epu64(d2hi, acc2, rl0);          // d2hi += hi52(acc2 * rl0)
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      t = _mm512_slli_epi64(d0hi, 8);                         // d0hi * 2^52 = (d0hi << 8) * 2^44
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      d1lo = _mm512_add_epi64(d1lo, t);                       // d1lo += d0hi << 8
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      t = _mm512_slli_epi64(d1hi, 8);                         // d1hi * 2^52 = (d1hi << 8) * 2^88
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      d2lo = _mm512_add_epi64(d2lo, t);                       // d2lo += d1hi << 8
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      t = _mm512_slli_epi64(d2hi, 10);                        // d2hi * 2^140 = (d2hi << 10) * 2^130
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t * 5 (2^130 = 5 mod p): t
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      t = _mm512_slli_epi64(t, 2);                            // t << 2
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t << 2
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      c = _mm512_srli_epi64(d1lo, 44);                        // carry 1>2: c = d1lo >> 44
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      d1lo = _mm512_and_si512(d1lo, M44);                     // d1lo &= 2^44-1
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      d2lo = _mm512_add_epi64(d2lo, c);                       // d2lo += c
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      c = _mm512_srli_epi64(d2lo, 42);                        // carry 2>0: c = d2lo >> 42
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      d2lo = _mm512_and_si512(d2lo, M42);                     // d2lo &= 2^42-1
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c * 5 (2^130 = 5 mod p): c
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      c = _mm512_slli_epi64(c, 2);                            // c << 2
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c << 2
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      c = _mm512_srli_epi64(d0lo, 44);                        // carry 0>1: c = d0lo >> 44
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      d0lo = _mm512_and_si512(d0lo, M44);                     // d0lo &= 2^44-1
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      d1lo = _mm512_add_epi64(d1lo, c);                       // d1lo += c
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      p0 = d0lo;                                              // p0 = d0lo
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      p1 = d1lo;                                              // p1 = d1lo
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      p2 = d2lo;                                              // p2 = d2lo
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      acc0 = _mm512_add_epi64(p0, m0);                        // acc0 = (acc * r^8)0 + m0
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      acc0 = _mm512_add_epi64(acc0, hin0);                    // acc0 += hin0 (h from before, first step only)
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      acc1 = _mm512_add_epi64(p1, m1);                        // acc1 = (acc * r^8)1 + m1
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      acc1 = _mm512_add_epi64(acc1, hin1);                    // acc1 += hin1 (h from before, first step only)
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      acc2 = _mm512_add_epi64(p2, m2);                        // acc2 = (acc * r^8)2 + m2
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      acc2 = _mm512_add_epi64(acc2, hin2);                    // acc2 += hin2 (h from before, first step only)
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      hin0 = _mm512_setzero_si512();                          // h is absorbed now
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      hin1 = _mm512_setzero_si512();                          // h is absorbed now
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      hin2 = _mm512_setzero_si512();                          // h is absorbed now
+      // ---- double round 6 of 10 + Poly1305 step(s) woven in  [spec line 39: schedule.interleave]
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      w0 = _mm512_loadu_si512((const void *)(mp + 640)); w1 = _mm512_loadu_si512((const void *)(mp + 640 + 64)); // two vectors of 64-bit words of 8 blocks
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      mlo = _mm512_permutex2var_epi64(w0, IDX_LO, w1);        // low 64 bits of each block, block j in lane j
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      mhi = _mm512_permutex2var_epi64(w0, IDX_HI, w1);        // high 64 bits of each block
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      m0 = _mm512_and_si512(mlo, M44);                        // m0 = bits 0..43
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      m1 = _mm512_srli_epi64(mlo, 44);                        // m1 = bits 44..63 ...
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      t = _mm512_and_si512(mhi, M24);                         // ... | bits 64..87 (masked before the shift: no bit is lost)
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      t = _mm512_slli_epi64(t, 20);
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      m1 = _mm512_or_si512(m1, t);
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      m2 = _mm512_srli_epi64(mhi, 24);                        // m2 = bits 88..127 ...
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      m2 = _mm512_or_si512(m2, HIBIT);                        // ... | 2^128 (the 0x01 byte after each full block)
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      d0lo = _mm512_madd52lo_epu64(ZERO, acc0, rl0);          // d0lo += lo52(acc0 * rl0)
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      d1lo = _mm512_madd52lo_epu64(ZERO, acc0, rl1);          // d1lo += lo52(acc0 * rl1)
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      d2lo = _mm512_madd52lo_epu64(ZERO, acc0, rl2);          // d2lo += lo52(acc0 * rl2)
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      d0lo = _mm512_madd52lo_epu64(d0lo, acc1, rls2);         // d0lo += lo52(acc1 * 20*rl2 (2^132 = 20 mod p))
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      d1lo = _mm512_madd52lo_epu64(d1lo, acc1, rl0);          // d1lo += lo52(acc1 * rl0)
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      d2lo = _mm512_madd52lo_epu64(d2lo, acc1, rl1);          // d2lo += lo52(acc1 * rl1)
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      d0lo = _mm512_madd52lo_epu64(d0lo, acc2, rls1);         // d0lo += lo52(acc2 * 20*rl1 (2^132 = 20 mod p))
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      d1lo = _mm512_madd52lo_epu64(d1lo, acc2, rls2);         // d1lo += lo52(acc2 * 20*rl2 (2^132 = 20 mod p))
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      d2lo = _mm512_madd52lo_epu64(d2lo, acc2, rl0);          // d2lo += lo52(acc2 * rl0)
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      d0hi = _mm512_madd52hi_epu64(ZERO, acc0, rl0);          // d0hi += hi52(acc0 * rl0)
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      d1hi = _mm512_madd52hi_epu64(ZERO, acc0, rl1);          // d1hi += hi52(acc0 * rl1)
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      d2hi = _mm512_madd52hi_epu64(ZERO, acc0, rl2);          // d2hi += hi52(acc0 * rl2)
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      d0hi = _mm512_madd52hi_epu64(d0hi, acc1, rls2);         // d0hi += hi52(acc1 * 20*rl2 (2^132 = 20 mod p))
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      d1hi = _mm512_madd52hi_epu64(d1hi, acc1, rl0);          // d1hi += hi52(acc1 * rl0)
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      d2hi = _mm512_madd52hi_epu64(d2hi, acc1, rl1);          // d2hi += hi52(acc1 * rl1)
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      d0hi = _mm512_madd52hi_epu64(d0hi, acc2, rls1);         // d0hi += hi52(acc2 * 20*rl1 (2^132 = 20 mod p))
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      d1hi = _mm512_madd52hi_epu64(d1hi, acc2, rls2);         // d1hi += hi52(acc2 * 20*rl2 (2^132 = 20 mod p))
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      d2hi = _mm512_madd52hi_epu64(d2hi, acc2, rl0);          // d2hi += hi52(acc2 * rl0)
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      t = _mm512_slli_epi64(d0hi, 8);                         // d0hi * 2^52 = (d0hi << 8) * 2^44
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      d1lo = _mm512_add_epi64(d1lo, t);                       // d1lo += d0hi << 8
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      t = _mm512_slli_epi64(d1hi, 8);                         // d1hi * 2^52 = (d1hi << 8) * 2^88
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      d2lo = _mm512_add_epi64(d2lo, t);                       // d2lo += d1hi << 8
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      t = _mm512_slli_epi64(d2hi, 10);                        // d2hi * 2^140 = (d2hi << 10) * 2^130
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t * 5 (2^130 = 5 mod p): t
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      t = _mm512_slli_epi64(t, 2);                            // t << 2
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t << 2
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      c = _mm512_srli_epi64(d1lo, 44);                        // carry 1>2: c = d1lo >> 44
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      d1lo = _mm512_and_si512(d1lo, M44);                     // d1lo &= 2^44-1
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      d2lo = _mm512_add_epi64(d2lo, c);                       // d2lo += c
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      c = _mm512_srli_epi64(d2lo, 42);                        // carry 2>0: c = d2lo >> 42
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      d2lo = _mm512_and_si512(d2lo, M42);                     // d2lo &= 2^42-1
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c * 5 (2^130 = 5 mod p): c
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      c = _mm512_slli_epi64(c, 2);                            // c << 2
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c << 2
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      c = _mm512_srli_epi64(d0lo, 44);                        // carry 0>1: c = d0lo >> 44
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      d0lo = _mm512_and_si512(d0lo, M44);                     // d0lo &= 2^44-1
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      d1lo = _mm512_add_epi64(d1lo, c);                       // d1lo += c
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      p0 = d0lo;                                              // p0 = d0lo
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      p1 = d1lo;                                              // p1 = d1lo
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      p2 = d2lo;                                              // p2 = d2lo
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      acc0 = _mm512_add_epi64(p0, m0);                        // acc0 = (acc * r^8)0 + m0
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      acc0 = _mm512_add_epi64(acc0, hin0);                    // acc0 += hin0 (h from before, first step only)
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      acc1 = _mm512_add_epi64(p1, m1);                        // acc1 = (acc * r^8)1 + m1
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      acc1 = _mm512_add_epi64(acc1, hin1);                    // acc1 += hin1 (h from before, first step only)
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      acc2 = _mm512_add_epi64(p2, m2);                        // acc2 = (acc * r^8)2 + m2
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      acc2 = _mm512_add_epi64(acc2, hin2);                    // acc2 += hin2 (h from before, first step only)
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      hin0 = _mm512_setzero_si512();                          // h is absorbed now
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      hin1 = _mm512_setzero_si512();                          // h is absorbed now
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      hin2 = _mm512_setzero_si512();                          // h is absorbed now
+      // ---- double round 7 of 10 + Poly1305 step(s) woven in  [spec line 39: schedule.interleave]
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      w0 = _mm512_loadu_si512((const void *)(mp + 768)); w1 = _mm512_loadu_si512((const void *)(mp + 768 + 64)); // two vectors of 64-bit words of 8 blocks
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      mlo = _mm512_permutex2var_epi64(w0, IDX_LO, w1);        // low 64 bits of each block, block j in lane j
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      mhi = _mm512_permutex2var_epi64(w0, IDX_HI, w1);        // high 64 bits of each block
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      m0 = _mm512_and_si512(mlo, M44);                        // m0 = bits 0..43
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      m1 = _mm512_srli_epi64(mlo, 44);                        // m1 = bits 44..63 ...
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      t = _mm512_and_si512(mhi, M24);                         // ... | bits 64..87 (masked before the shift: no bit is lost)
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      t = _mm512_slli_epi64(t, 20);
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      m1 = _mm512_or_si512(m1, t);
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      m2 = _mm512_srli_epi64(mhi, 24);                        // m2 = bits 88..127 ...
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      m2 = _mm512_or_si512(m2, HIBIT);                        // ... | 2^128 (the 0x01 byte after each full block)
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      d0lo = _mm512_madd52lo_epu64(ZERO, acc0, rl0);          // d0lo += lo52(acc0 * rl0)
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      d1lo = _mm512_madd52lo_epu64(ZERO, acc0, rl1);          // d1lo += lo52(acc0 * rl1)
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      d2lo = _mm512_madd52lo_epu64(ZERO, acc0, rl2);          // d2lo += lo52(acc0 * rl2)
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      d0lo = _mm512_madd52lo_epu64(d0lo, acc1, rls2);         // d0lo += lo52(acc1 * 20*rl2 (2^132 = 20 mod p))
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      d1lo = _mm512_madd52lo_epu64(d1lo, acc1, rl0);          // d1lo += lo52(acc1 * rl0)
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      d2lo = _mm512_madd52lo_epu64(d2lo, acc1, rl1);          // d2lo += lo52(acc1 * rl1)
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      d0lo = _mm512_madd52lo_epu64(d0lo, acc2, rls1);         // d0lo += lo52(acc2 * 20*rl1 (2^132 = 20 mod p))
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      d1lo = _mm512_madd52lo_epu64(d1lo, acc2, rls2);         // d1lo += lo52(acc2 * 20*rl2 (2^132 = 20 mod p))
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      d2lo = _mm512_madd52lo_epu64(d2lo, acc2, rl0);          // d2lo += lo52(acc2 * rl0)
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      d0hi = _mm512_madd52hi_epu64(ZERO, acc0, rl0);          // d0hi += hi52(acc0 * rl0)
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      d1hi = _mm512_madd52hi_epu64(ZERO, acc0, rl1);          // d1hi += hi52(acc0 * rl1)
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      d2hi = _mm512_madd52hi_epu64(ZERO, acc0, rl2);          // d2hi += hi52(acc0 * rl2)
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      d0hi = _mm512_madd52hi_epu64(d0hi, acc1, rls2);         // d0hi += hi52(acc1 * 20*rl2 (2^132 = 20 mod p))
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      d1hi = _mm512_madd52hi_epu64(d1hi, acc1, rl0);          // d1hi += hi52(acc1 * rl0)
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      d2hi = _mm512_madd52hi_epu64(d2hi, acc1, rl1);          // d2hi += hi52(acc1 * rl1)
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      d0hi = _mm512_madd52hi_epu64(d0hi, acc2, rls1);         // d0hi += hi52(acc2 * 20*rl1 (2^132 = 20 mod p))
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      d1hi = _mm512_madd52hi_epu64(d1hi, acc2, rls2);         // d1hi += hi52(acc2 * 20*rl2 (2^132 = 20 mod p))
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      d2hi = _mm512_madd52hi_epu64(d2hi, acc2, rl0);          // d2hi += hi52(acc2 * rl0)
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      t = _mm512_slli_epi64(d0hi, 8);                         // d0hi * 2^52 = (d0hi << 8) * 2^44
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      d1lo = _mm512_add_epi64(d1lo, t);                       // d1lo += d0hi << 8
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      t = _mm512_slli_epi64(d1hi, 8);                         // d1hi * 2^52 = (d1hi << 8) * 2^88
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      d2lo = _mm512_add_epi64(d2lo, t);                       // d2lo += d1hi << 8
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      t = _mm512_slli_epi64(d2hi, 10);                        // d2hi * 2^140 = (d2hi << 10) * 2^130
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t * 5 (2^130 = 5 mod p): t
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      t = _mm512_slli_epi64(t, 2);                            // t << 2
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t << 2
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      c = _mm512_srli_epi64(d1lo, 44);                        // carry 1>2: c = d1lo >> 44
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      d1lo = _mm512_and_si512(d1lo, M44);                     // d1lo &= 2^44-1
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      d2lo = _mm512_add_epi64(d2lo, c);                       // d2lo += c
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      c = _mm512_srli_epi64(d2lo, 42);                        // carry 2>0: c = d2lo >> 42
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      d2lo = _mm512_and_si512(d2lo, M42);                     // d2lo &= 2^42-1
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c * 5 (2^130 = 5 mod p): c
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      c = _mm512_slli_epi64(c, 2);                            // c << 2
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c << 2
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      c = _mm512_srli_epi64(d0lo, 44);                        // carry 0>1: c = d0lo >> 44
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      d0lo = _mm512_and_si512(d0lo, M44);                     // d0lo &= 2^44-1
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      d1lo = _mm512_add_epi64(d1lo, c);                       // d1lo += c
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      p0 = d0lo;                                              // p0 = d0lo
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      p1 = d1lo;                                              // p1 = d1lo
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      p2 = d2lo;                                              // p2 = d2lo
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      acc0 = _mm512_add_epi64(p0, m0);                        // acc0 = (acc * r^8)0 + m0
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      acc0 = _mm512_add_epi64(acc0, hin0);                    // acc0 += hin0 (h from before, first step only)
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      acc1 = _mm512_add_epi64(p1, m1);                        // acc1 = (acc * r^8)1 + m1
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      acc1 = _mm512_add_epi64(acc1, hin1);                    // acc1 += hin1 (h from before, first step only)
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      acc2 = _mm512_add_epi64(p2, m2);                        // acc2 = (acc * r^8)2 + m2
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      acc2 = _mm512_add_epi64(acc2, hin2);                    // acc2 += hin2 (h from before, first step only)
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      hin0 = _mm512_setzero_si512();                          // h is absorbed now
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      hin1 = _mm512_setzero_si512();                          // h is absorbed now
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      hin2 = _mm512_setzero_si512();                          // h is absorbed now
+      // ---- double round 8 of 10 + Poly1305 step(s) woven in  [spec line 39: schedule.interleave]
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      w0 = _mm512_loadu_si512((const void *)(mp + 896)); w1 = _mm512_loadu_si512((const void *)(mp + 896 + 64)); // two vectors of 64-bit words of 8 blocks
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      mlo = _mm512_permutex2var_epi64(w0, IDX_LO, w1);        // low 64 bits of each block, block j in lane j
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      mhi = _mm512_permutex2var_epi64(w0, IDX_HI, w1);        // high 64 bits of each block
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      m0 = _mm512_and_si512(mlo, M44);                        // m0 = bits 0..43
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      m1 = _mm512_srli_epi64(mlo, 44);                        // m1 = bits 44..63 ...
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      t = _mm512_and_si512(mhi, M24);                         // ... | bits 64..87 (masked before the shift: no bit is lost)
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      t = _mm512_slli_epi64(t, 20);
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      m1 = _mm512_or_si512(m1, t);
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      m2 = _mm512_srli_epi64(mhi, 24);                        // m2 = bits 88..127 ...
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      m2 = _mm512_or_si512(m2, HIBIT);                        // ... | 2^128 (the 0x01 byte after each full block)
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      d0lo = _mm512_madd52lo_epu64(ZERO, acc0, rl0);          // d0lo += lo52(acc0 * rl0)
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      d1lo = _mm512_madd52lo_epu64(ZERO, acc0, rl1);          // d1lo += lo52(acc0 * rl1)
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      d2lo = _mm512_madd52lo_epu64(ZERO, acc0, rl2);          // d2lo += lo52(acc0 * rl2)
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      d0lo = _mm512_madd52lo_epu64(d0lo, acc1, rls2);         // d0lo += lo52(acc1 * 20*rl2 (2^132 = 20 mod p))
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      d1lo = _mm512_madd52lo_epu64(d1lo, acc1, rl0);          // d1lo += lo52(acc1 * rl0)
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      d2lo = _mm512_madd52lo_epu64(d2lo, acc1, rl1);          // d2lo += lo52(acc1 * rl1)
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      d0lo = _mm512_madd52lo_epu64(d0lo, acc2, rls1);         // d0lo += lo52(acc2 * 20*rl1 (2^132 = 20 mod p))
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      d1lo = _mm512_madd52lo_epu64(d1lo, acc2, rls2);         // d1lo += lo52(acc2 * 20*rl2 (2^132 = 20 mod p))
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      d2lo = _mm512_madd52lo_epu64(d2lo, acc2, rl0);          // d2lo += lo52(acc2 * rl0)
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      d0hi = _mm512_madd52hi_epu64(ZERO, acc0, rl0);          // d0hi += hi52(acc0 * rl0)
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      d1hi = _mm512_madd52hi_epu64(ZERO, acc0, rl1);          // d1hi += hi52(acc0 * rl1)
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      d2hi = _mm512_madd52hi_epu64(ZERO, acc0, rl2);          // d2hi += hi52(acc0 * rl2)
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      d0hi = _mm512_madd52hi_epu64(d0hi, acc1, rls2);         // d0hi += hi52(acc1 * 20*rl2 (2^132 = 20 mod p))
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      d1hi = _mm512_madd52hi_epu64(d1hi, acc1, rl0);          // d1hi += hi52(acc1 * rl0)
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      d2hi = _mm512_madd52hi_epu64(d2hi, acc1, rl1);          // d2hi += hi52(acc1 * rl1)
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      d0hi = _mm512_madd52hi_epu64(d0hi, acc2, rls1);         // d0hi += hi52(acc2 * 20*rl1 (2^132 = 20 mod p))
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      d1hi = _mm512_madd52hi_epu64(d1hi, acc2, rls2);         // d1hi += hi52(acc2 * 20*rl2 (2^132 = 20 mod p))
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      d2hi = _mm512_madd52hi_epu64(d2hi, acc2, rl0);          // d2hi += hi52(acc2 * rl0)
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      t = _mm512_slli_epi64(d0hi, 8);                         // d0hi * 2^52 = (d0hi << 8) * 2^44
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      d1lo = _mm512_add_epi64(d1lo, t);                       // d1lo += d0hi << 8
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      t = _mm512_slli_epi64(d1hi, 8);                         // d1hi * 2^52 = (d1hi << 8) * 2^88
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      d2lo = _mm512_add_epi64(d2lo, t);                       // d2lo += d1hi << 8
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      t = _mm512_slli_epi64(d2hi, 10);                        // d2hi * 2^140 = (d2hi << 10) * 2^130
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t * 5 (2^130 = 5 mod p): t
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      t = _mm512_slli_epi64(t, 2);                            // t << 2
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      d0lo = _mm512_add_epi64(d0lo, t);                       // d0lo += t << 2
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      c = _mm512_srli_epi64(d1lo, 44);                        // carry 1>2: c = d1lo >> 44
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      d1lo = _mm512_and_si512(d1lo, M44);                     // d1lo &= 2^44-1
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      d2lo = _mm512_add_epi64(d2lo, c);                       // d2lo += c
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      c = _mm512_srli_epi64(d2lo, 42);                        // carry 2>0: c = d2lo >> 42
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      d2lo = _mm512_and_si512(d2lo, M42);                     // d2lo &= 2^42-1
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c * 5 (2^130 = 5 mod p): c
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      c = _mm512_slli_epi64(c, 2);                            // c << 2
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      d0lo = _mm512_add_epi64(d0lo, c);                       // d0lo += c << 2
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      c = _mm512_srli_epi64(d0lo, 44);                        // carry 0>1: c = d0lo >> 44
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      d0lo = _mm512_and_si512(d0lo, M44);                     // d0lo &= 2^44-1
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      d1lo = _mm512_add_epi64(d1lo, c);                       // d1lo += c
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      p0 = d0lo;                                              // p0 = d0lo
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      p1 = d1lo;                                              // p1 = d1lo
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      p2 = d2lo;                                              // p2 = d2lo
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      acc0 = _mm512_add_epi64(p0, m0);                        // acc0 = (acc * r^8)0 + m0
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      acc0 = _mm512_add_epi64(acc0, hin0);                    // acc0 += hin0 (h from before, first step only)
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      acc1 = _mm512_add_epi64(p1, m1);                        // acc1 = (acc * r^8)1 + m1
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      acc1 = _mm512_add_epi64(acc1, hin1);                    // acc1 += hin1 (h from before, first step only)
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      acc2 = _mm512_add_epi64(p2, m2);                        // acc2 = (acc * r^8)2 + m2
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      acc2 = _mm512_add_epi64(acc2, hin2);                    // acc2 += hin2 (h from before, first step only)
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      hin0 = _mm512_setzero_si512();                          // h is absorbed now
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      hin1 = _mm512_setzero_si512();                          // h is absorbed now
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      hin2 = _mm512_setzero_si512();                          // h is absorbed now
+      // ---- double round 9 of 10  [spec line 39: schedule.interleave]
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      // ---- double round 10 of 10  [spec line 39: schedule.interleave]
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+      x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+      x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+      x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+      x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+      x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+      x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+      x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+      x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+      x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+      x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+      x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+      x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+      x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+      x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+      x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+      x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+      x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+      x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+      x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+      x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+      x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+      x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+      x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+      x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+      x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+      x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+      x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+      x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+      x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+      x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+      x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+      x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+      x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+      x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+      x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+      x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+      x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+      x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+      x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+      x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+      x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+      x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+      x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+      x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+
+      chacha20_bulk_finish(out + i * 1024, in + i * 1024, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, c12, s13, s14, s15);
+    }
+  }
+  p1305_settle(h0, h1, h2, acc0, acc1, acc2, hin0, hin1, hin2, q0, q1, q2, qs1, qs2);
+
+  // Tail: the last (len % 1024) / 64 chunks (at most 15 blocks), one pass of 4 blocks, or of
+  // 16 in four states side by side above 4.
+  if (!encrypt) p1305_absorb(h0, h1, h2, in + tail_at, tail, 0, q0, q1, q2, qs1, qs2, rl0, rl1, rl2, rls1, rls2);
+  if (tail > 0) {
+    const uint32_t tail_ctr = (uint32_t)(counter + nch * 16);
+    __m512i xa, xb, xc, xd, o0, o1, o2, o3;
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i o4 = zero, o5 = zero, o6 = zero, o7 = zero, o8 = zero, o9 = zero, o10 = zero, o11 = zero;
+    __m512i o12 = zero, o13 = zero, o14 = zero, o15 = zero;
+    chacha20_x4_init(xa, xb, xc, xd, key, nonce, chacha20_x4_ctr(tail_ctr, tail_ctr + 1, tail_ctr + 2, tail_ctr + 3));
+    const __m512i sa = xa, sb = xb, sc = xc, sd = xd;
+    if (tail > 256) {
+      __m512i ya, yb, yc, yd, za, zb, zc, zd, wa, wb, wc, wd;
+      chacha20_x4_init(ya, yb, yc, yd, key, nonce, chacha20_x4_ctr(tail_ctr + 4, tail_ctr + 5, tail_ctr + 6, tail_ctr + 7));
+      chacha20_x4_init(za, zb, zc, zd, key, nonce, chacha20_x4_ctr(tail_ctr + 8, tail_ctr + 9, tail_ctr + 10, tail_ctr + 11));
+      chacha20_x4_init(wa, wb, wc, wd, key, nonce, chacha20_x4_ctr(tail_ctr + 12, tail_ctr + 13, tail_ctr + 14, tail_ctr + 15));
+      const __m512i ta = ya, tb = yb, tc = yc, td = yd, ua = za, ub = zb, uc = zc, ud = zd, va = wa, vb = wb, vc = wc, vd = wd;
+      chacha20_x4_rounds4(xa, xb, xc, xd, ya, yb, yc, yd, za, zb, zc, zd, wa, wb, wc, wd);
+      chacha20_x4_blocks(o4, o5, o6, o7, ya, yb, yc, yd, ta, tb, tc, td);
+      chacha20_x4_blocks(o8, o9, o10, o11, za, zb, zc, zd, ua, ub, uc, ud);
+      chacha20_x4_blocks(o12, o13, o14, o15, wa, wb, wc, wd, va, vb, vc, vd);
+    } else {
+      chacha20_x4_rounds(xa, xb, xc, xd);
+    }
+    chacha20_x4_blocks(o0, o1, o2, o3, xa, xb, xc, xd, sa, sb, sc, sd);
+    if (tail > 0) chacha20_xor_block(out + tail_at, in + tail_at, tail < 64 ? tail : 64, o0);
+    if (tail > 64) chacha20_xor_block(out + tail_at + 64, in + tail_at + 64, tail - 64 < 64 ? tail - 64 : 64, o1);
+    if (tail > 128) chacha20_xor_block(out + tail_at + 128, in + tail_at + 128, tail - 128 < 64 ? tail - 128 : 64, o2);
+    if (tail > 192) chacha20_xor_block(out + tail_at + 192, in + tail_at + 192, tail - 192 < 64 ? tail - 192 : 64, o3);
+    if (tail > 256) chacha20_xor_block(out + tail_at + 256, in + tail_at + 256, tail - 256 < 64 ? tail - 256 : 64, o4);
+    if (tail > 320) chacha20_xor_block(out + tail_at + 320, in + tail_at + 320, tail - 320 < 64 ? tail - 320 : 64, o5);
+    if (tail > 384) chacha20_xor_block(out + tail_at + 384, in + tail_at + 384, tail - 384 < 64 ? tail - 384 : 64, o6);
+    if (tail > 448) chacha20_xor_block(out + tail_at + 448, in + tail_at + 448, tail - 448 < 64 ? tail - 448 : 64, o7);
+    if (tail > 512) chacha20_xor_block(out + tail_at + 512, in + tail_at + 512, tail - 512 < 64 ? tail - 512 : 64, o8);
+    if (tail > 576) chacha20_xor_block(out + tail_at + 576, in + tail_at + 576, tail - 576 < 64 ? tail - 576 : 64, o9);
+    if (tail > 640) chacha20_xor_block(out + tail_at + 640, in + tail_at + 640, tail - 640 < 64 ? tail - 640 : 64, o10);
+    if (tail > 704) chacha20_xor_block(out + tail_at + 704, in + tail_at + 704, tail - 704 < 64 ? tail - 704 : 64, o11);
+    if (tail > 768) chacha20_xor_block(out + tail_at + 768, in + tail_at + 768, tail - 768 < 64 ? tail - 768 : 64, o12);
+    if (tail > 832) chacha20_xor_block(out + tail_at + 832, in + tail_at + 832, tail - 832 < 64 ? tail - 832 : 64, o13);
+    if (tail > 896) chacha20_xor_block(out + tail_at + 896, in + tail_at + 896, tail - 896 < 64 ? tail - 896 : 64, o14);
+  }
+  if (encrypt) p1305_absorb(h0, h1, h2, out + tail_at, tail, 0, q0, q1, q2, qs1, qs2, rl0, rl1, rl2, rls1, rls2);
+  p1305_state_store(acc, p1305_lane0(h0), p1305_lane0(h1), p1305_lane0(h2));
+}
+
+// ============================================================================================
 // Exported kernels (emitted/README.md)
 
 extern "C" void chapoly_k_avx512_ifma_fused_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
@@ -4200,4 +7344,16 @@ extern "C" void chapoly_k_avx512_ifma_fused_chacha20(uint8_t *out, const uint8_t
   }
   const size_t done = nch * 1024;
   if (len > done) chacha20_x4_stream(out + done, in + done, len - done, key, nonce, (uint32_t)(counter + nch * 16));
+}
+
+extern "C" void chapoly_k_avx512_ifma_fused_seal_update(uint8_t *ct, const uint8_t *pt, size_t len, uint8_t acc[24],
+    const uint8_t otk[32], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter)
+{
+  aead_stream(ct, pt, len, acc, otk, nonce, key, counter, 1);
+}
+
+extern "C" void chapoly_k_avx512_ifma_fused_open_update(uint8_t *pt, const uint8_t *ct, size_t len, uint8_t acc[24],
+    const uint8_t otk[32], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter)
+{
+  aead_stream(pt, ct, len, acc, otk, nonce, key, counter, 0);
 }

@@ -1375,6 +1375,13 @@ class BoundsInterp {
         args.push_back(v.isRef ? AVal{} : st.at(slot(ctx, fn.params[i])));
       }
       checkKeyPowers(e, fn, args);
+      if (fn.name == "p1305_state_store" && collect) {
+        FinalCall sc;
+        sc.fn = e.fn;
+        sc.loc = e.loc;
+        for (const AVal &a : args) sc.args.push_back(a.k == AVal::Int ? a.lanes[0] : Itv{0, 0});
+        res.stateStoreCalls.push_back(sc);
+      }
     }
     frames.push_back(fr);
     exec(*fn.body, st);

@@ -48,6 +48,9 @@ struct KernelResult {
   std::string file;
   std::vector<Obligation> obligations;
   std::vector<FinalCall> finalCalls;
+  // Inputs of the AVX-512 dialect's streaming state store (p1305_state_store) at its call sites,
+  // for its bit-exact proof (proofs.cpp, state-store); its body is interpreted as usual.
+  std::vector<FinalCall> stateStoreCalls;
   std::vector<std::string> errors;  // "file:line:col: error: ..." for unsupported constructs
   double ms = 0;
   size_t boundSteps = 0;

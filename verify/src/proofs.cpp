@@ -1004,6 +1004,146 @@ void closedWorld(const File &f, const Function &kernel, const BoundsOptions &opt
   }
 }
 
+// The AVX-512 dialect's streaming state (issue 9): the 24-byte state every family shares holds
+// h = le64(acc[0..8)) + 2^64 le64(acc[8..16)) + 2^128 acc[16] (radix 2^64); p1305_state_load
+// converts it to the 44-bit limbs h0 + 2^44 h1 + 2^88 h2 (lane 0 of three vectors) and
+// p1305_state_store back. Both are evaluated bit-exactly:
+//  state-load:  for every state, the limbs equal h minus a multiple of p = 2^130 - 5 (so the same
+//               value mod p), h0 < 2^44, h1 <= 2^44, h2 < 2^42 (the bounds the fused loop's
+//               invariants take as a settled h), every other lane 0 (the lane sums add them all);
+//  state-store: for the limbs the interval pass saw at every call site, the three words written to
+//               acc[0..24) equal h0 + 2^44 h1 + 2^88 h2 exactly and the top word is <= 4 (the
+//               state's documented form; the other families' loads rely on bytes 17..23 = 0).
+// Together with state-handover (the update kernels reach both), h crosses calls unchanged mod p.
+void proveStateHelpers44(const File &f, const Function &kernel, Prover &prover, const BoundsOptions &opt,
+                         KernelResult &kr) {
+  const unsigned W = 256;
+  for (int fi : reachable(f, kernel)) {
+    const Function &fn = f.funcs[(size_t)fi];
+    const bool load = fn.name == "p1305_state_load", store = fn.name == "p1305_state_store";
+    if (!load && !store) continue;
+    auto t0 = Clock::now();
+    Obligation &o = addObl(kr, f, load ? "state-load" : "state-store", fn.loc, "", fn.name);
+    if (!selected(opt, o)) {
+      o.skipped = true;
+      continue;
+    }
+    z3::context c;
+    SymEval ev(f, c);
+    std::vector<z3::expr> pre;
+    std::vector<std::pair<std::string, z3::expr>> shown;
+    auto wide = [&](const z3::expr &x) { return z3::zext(x, W - x.get_sort().bv_size()); };
+    auto P = z3::shl(c.bv_val(1, W), c.bv_val(130, W)) - c.bv_val(5, W);
+    auto fail = [&](const std::string &why) {
+      o.res = Res::FAILED;
+      o.cex = why;
+      o.ms = msSince(t0);
+    };
+    if (store) {
+      // Input bounds: the join over this kernel's call sites (interval pass).
+      std::vector<Itv> bnd(fn.params.size(), Itv{~(u128)0, 0});
+      for (const FinalCall &sc : kr.stateStoreCalls)
+        if (sc.fn == fi)
+          for (size_t i = 0; i < sc.args.size() && i < bnd.size(); ++i) {
+            bnd[i].lo = std::min(bnd[i].lo, sc.args[i].lo);
+            bnd[i].hi = std::max(bnd[i].hi, sc.args[i].hi);
+          }
+      std::vector<z3::expr> H;
+      std::string note = "input bounds (from the interval pass at the call sites):";
+      for (const char *name : {"h0", "h1", "h2"}) {
+        size_t idx = fn.params.size();
+        for (size_t i = 0; i < fn.params.size(); ++i)
+          if (f.vars[(size_t)fn.params[i]].name == name) idx = i;
+        if (idx == fn.params.size() || f.vars[(size_t)fn.params[idx]].ty.kind != Type::Int) {
+          fail(fn.name + " has no 64-bit parameter " + name);
+          break;
+        }
+        z3::expr x = c.bv_const(name, 64);
+        SVal v;
+        v.k = SVal::Int;
+        v.bits = 64;
+        v.w.push_back(x);
+        ev.bindParam(name, v);
+        if (bnd[idx].lo > bnd[idx].hi) {
+          fail(fn.name + " is reached but the interval pass recorded no call of it");
+          break;
+        }
+        pre.push_back(z3::ule(x, c.bv_val((uint64_t)bnd[idx].hi, 64)));
+        note += std::string(" ") + name + " <= " + hex(bnd[idx].hi);
+        shown.push_back({name, x});
+        H.push_back(x);
+      }
+      if (o.res == Res::FAILED) continue;
+      o.note = note;
+      o.what = "acc[0..24) = h0 + 2^44 h1 + 2^88 h2 as three little-endian words, exactly, top word <= 4, in " + fn.name;
+      if (!ev.runFunction(fn)) {
+        fail("cannot evaluate " + fn.name + " bit-exactly: " + ev.error() + " (line " + std::to_string(ev.errorLoc().line) + ")");
+        continue;
+      }
+      std::vector<z3::expr> bytes;
+      if (!ev.written("acc", 24, bytes)) {
+        fail(fn.name + " does not write all 24 state bytes at constant offsets");
+        continue;
+      }
+      z3::expr A = bytes[0];
+      for (int i = 1; i < 24; ++i) A = z3::concat(bytes[(size_t)i], A);
+      z3::expr top = A.extract(191, 128);
+      z3::expr Hv = wide(H[0]) + z3::shl(wide(H[1]), c.bv_val(44, W)) + z3::shl(wide(H[2]), c.bv_val(88, W));
+      std::string cex;
+      o.res = prove(c, pre, wide(A) == Hv && z3::ule(top, c.bv_val(4, 64)), prover.timeoutMs(), shown, cex);
+      o.cex = cex;
+      o.ms = msSince(t0);
+      continue;
+    }
+    // state-load: acc is the input (fresh bytes acc[i]); h0, h1, h2 the outputs.
+    o.what = "h0 + 2^44 h1 + 2^88 h2 = h - k p for the state's h (k >= 0), h0 < 2^44, h1 <= 2^44, h2 < 2^42 in "
+             "lane 0, every other lane 0, in " + fn.name;
+    if (!ev.runFunction(fn)) {
+      fail("cannot evaluate " + fn.name + " bit-exactly: " + ev.error() + " (line " + std::to_string(ev.errorLoc().line) + ")");
+      continue;
+    }
+    std::vector<SVal> out(3);
+    bool ok = true;
+    for (int k = 0; k < 3; ++k) ok = ok && ev.value("h" + std::to_string(k), out[(size_t)k]) && out[(size_t)k].k == SVal::Vec;
+    if (!ok) {
+      fail(fn.name + " does not set the limb vectors h0, h1, h2");
+      continue;
+    }
+    z3::expr a = c.bv_const("acc[0]", 8);
+    for (int i = 1; i < 17; ++i) a = z3::concat(c.bv_const(("acc[" + std::to_string(i) + "]").c_str(), 8), a);
+    shown.push_back({"h (acc[0..17), little-endian)", a});
+    const unsigned lanes = out[0].bits / 64;
+    std::vector<z3::expr> L;
+    z3::expr rest = c.bool_val(true);
+    for (int k = 0; k < 3; ++k) {
+      L.push_back(ev.word(out[(size_t)k], 64, 0));
+      for (unsigned j = 1; j < lanes; ++j) rest = rest && ev.word(out[(size_t)k], 64, j) == c.bv_val(0, 64);
+    }
+    z3::expr Lv = wide(L[0]) + z3::shl(wide(L[1]), c.bv_val(44, W)) + z3::shl(wide(L[2]), c.bv_val(88, W));
+    // h - L = k p with k >= 0: h < 2^136 and L < 2^131, so k < 2^7 and k p = k 2^130 - 5k with
+    // 5k < 2^130; a non-zero multiple then has (h - L) >> 130 = k - 1, which names k without a
+    // division (Z3 answers the shift-and-add form at once, a 65-way case split not in 10 s).
+    z3::expr dlt = wide(a) - Lv;
+    z3::expr kk = z3::lshr(dlt, c.bv_val(130, W)) + c.bv_val(1, W);
+    z3::expr kP = z3::shl(kk, c.bv_val(130, W)) - (z3::shl(kk, c.bv_val(2, W)) + kk);
+    z3::expr same = z3::ule(Lv, wide(a)) && (dlt == c.bv_val(0, W) || dlt == kP);
+    z3::expr bounds = z3::ult(L[0], c.bv_val(uint64_t{1} << 44, 64)) && z3::ule(L[1], c.bv_val(uint64_t{1} << 44, 64)) &&
+                      z3::ult(L[2], c.bv_val(uint64_t{1} << 42, 64));
+    std::string cex;
+    o.res = prove(c, pre, same && bounds && rest, prover.timeoutMs(), shown, cex);
+    o.cex = cex;
+    o.ms = msSince(t0);
+  }
+}
+
+// A kernel of the AVX-512 dialect (no contracts) that continues a streamed message: its ABI name.
+bool isNameStreamKernel(const Function &k) {
+  auto ends = [&](const std::string &suf) {
+    return k.name.size() > suf.size() && k.name.compare(k.name.size() - suf.size(), suf.size(), suf) == 0;
+  };
+  return !contractOf(k).present && k.name.rfind("chapoly_k_", 0) == 0 && (ends("_seal_update") || ends("_open_update"));
+}
+
 // The helpers a kernel may reach, by role: a helper the verifier does not know would carry no
 // value proof, so it is a failure, never skipped (a renamed helper fails loudly).
 static bool knownHelper(const std::string &n, const BoundsOptions &opt) {
@@ -1012,7 +1152,9 @@ static bool knownHelper(const std::string &n, const BoundsOptions &opt) {
       "p1305_mul", "p1305_wrap", "p1305_carry", "p1305_hsum", "p1305_setup", "p1305_settle",
       "p1305_load_partial", "p1305_step_partial", "p1305_lengths", "p1305_short_step",
       // glue whose loops are proved as block steps and whose calls are checked by contract
-      "p1305_absorb", "p1305_lane0", "aead_short", "aead_bulk"};
+      "p1305_absorb", "p1305_lane0", "aead_short", "aead_bulk",
+      // the streaming state's radix conversions (state-load, state-store) and the streaming glue
+      "p1305_state_load", "p1305_state_store", "aead_stream"};
   return glue.count(n) || opt.finalReduction.count(n) || n.rfind("chacha20_", 0) == 0;
 }
 
@@ -1035,6 +1177,26 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
     // on through the proved state helpers instead; only poly1305.finish ends in a tag.
     Contract kc = contractOf(kernel);
     if (kc.present && isStreamRole(kc.role) && kc.role != "poly1305.finish") poly = false;
+    if (isNameStreamKernel(kernel)) {
+      // The AVX-512 dialect's update kernels: h enters through p1305_state_load and leaves through
+      // p1305_state_store, both proved bit-exactly (proveStateHelpers44).
+      poly = false;
+      bool load = false, store = false;
+      for (int fi : reachable(f, kernel)) {
+        load = load || f.funcs[(size_t)fi].name == "p1305_state_load";
+        store = store || f.funcs[(size_t)fi].name == "p1305_state_store";
+      }
+      Obligation &o = addObl(kr, f, "state-handover", kernel.loc,
+                             "h enters through p1305_state_load and leaves through p1305_state_store", kernel.name);
+      if (!selected(opt, o)) {
+        o.skipped = true;
+      } else if (!load || !store) {
+        o.res = Res::FAILED;
+        o.cex = std::string("the update kernel reaches no ") + (!load ? "p1305_state_load" : "p1305_state_store") +
+                ": h would cross calls unproved";
+      }
+      proveStateHelpers44(f, kernel, prover, opt, kr);
+    }
     if (kc.present && isStreamRole(kc.role)) {
       // The accumulator crosses calls only through the proved state helpers: a streaming kernel
       // loads it with a poly1305.state_load helper and (unless it ends in the tag) stores it back

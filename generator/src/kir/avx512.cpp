@@ -878,24 +878,99 @@ struct Avx512 {
   }
   static Expr ctr_plus(const std::string &base, int k) { return k == 0 ? v(base) : o2("add32", v(base), n(k)); }
 
+  // The fused loop over the nch whole chunks at out/in (encrypt: the MAC of chunk i-1's ciphertext
+  // inside chunk i's rounds, the last chunk's after the loop; decrypt: chunk i's inside its own),
+  // chunk 0 with block counter ctr0, then the settle of the Horner lanes into h. Reads h0..h2 (the
+  // h so far, lane 0), nch, out, in, key, nonce, encrypt and the key powers of the caller.
+  std::vector<Stmt> fused_loops(Expr ctr0) const {
+    std::vector<Stmt> body;
+    for (auto &x : pconsts({"ZERO", "M44", "M42", "M24", "HIBIT", "IDX"})) body.push_back(x);
+    for (auto &x : rotconsts(CW)) body.push_back(x);
+    body.push_back(noted(dmany(pv, {{"acc0", v("ZERO")}, {"acc1", v("ZERO")}, {"acc2", v("ZERO")}}),
+                         fmt::format("Horner lanes, pending r^({}-j)", L), -3));
+    body.push_back(noted(dmany(pv, {{"hin0", v("h0")}, {"hin1", v("h1")}, {"hin2", v("h2")}}),
+                         "h so far, added into the first lane step", -9));
+    body.push_back(polytemps());
+    body.push_back(blank());
+    for (int k = 0; k < 16; ++k) body.push_back(dl(cv, fmt::format("s{}", k)));
+    std::vector<Expr> init_args;
+    for (int k = 0; k < 16; ++k) init_args.push_back(v(fmt::format("s{}", k)));
+    body.push_back(fn("chacha20_bulk_init", cat(init_args, {v("key"), v("nonce")})));
+    // One fused iteration over chunk i: the MAC of the chunk at mp woven into the rounds.
+    auto fused_iter = [&](const std::string &mac_src, const std::string &mac_note) {
+      std::vector<Stmt> it = {
+          dl(kU8c, "mp", mac_src == "out" ? o2("offset", v("out"), o2("mulsz", o2("subsz", v("i"), n(1)), n(CH)))
+                                           : o2("offset", v("in"), o2("mulsz", v("i"), n(CH))),
+              false, mac_note),
+          dcl(cv, "c12", call("chacha20_bulk_ctr", {c(K::U32, o2("addsz", ctr0, o2("mulsz", v("i"), n(B))))}))};
+      for (int k = 0; k < 16; ++k) it.push_back(dl(cv, fmt::format("x{}", k), v(k == 12 ? "c12" : fmt::format("s{}", k))));
+      for (auto &x : lane_ops("fused")) it.push_back(x);
+      it.push_back(fn("chacha20_bulk_finish", finish_args("i", "c12", CH)));
+      return it;
+    };
+    std::vector<Stmt> enc = {fn("chacha20_bulk_chunk", cat({v("out"), v("in")}, cat(init_args, {ctr0})))};
+    for (auto &x : invariant()) enc.push_back(x);
+    enc.push_back(forn(K::Size, "i", n(1), v("nch"), fused_iter("out", "MAC: ciphertext of chunk i-1")));
+    enc.push_back(comment("MAC of the last chunk's ciphertext."));
+    enc.push_back(dl(kU8c, "mp", o2("offset", v("out"), o2("mulsz", o2("subsz", v("nch"), n(1)), n(CH)))));
+    for (auto &x : invariant()) enc.push_back(x);
+    std::vector<Stmt> g = lane_ops("poly_group");
+    g.push_back(cset("+", "mp", n(GB)));
+    enc.push_back(forn(K::Int, "g", n(0), n(G), g));
+    std::vector<Stmt> dec = invariant();
+    dec.push_back(forn(K::Size, "i", n(0), v("nch"), fused_iter("in", "MAC: ciphertext of chunk i, read before it is overwritten")));
+    body.push_back(if_(v("encrypt"), {if_(o2("gt", v("nch"), n(0)), enc)}, dec));
+    body.push_back(fn("p1305_settle", cat(vs({"h0", "h1", "h2", "acc0", "acc1", "acc2", "hin0", "hin1", "hin2"}), keyargs())));
+    return body;
+  }
+
+  // chacha20_x4_blocks into o0..o3 from state x and its input s; into o<first>.. from state x.
+  static Stmt blocks_of(const std::string &o, const std::string &x, const std::string &s) {
+    return fn("chacha20_x4_blocks", vs({o + "0", o + "1", o + "2", o + "3", x + "a", x + "b", x + "c", x + "d", s + "a", s + "b", s + "c", s + "d"}));
+  }
+  static Stmt blocks4(int first, const std::string &x, const std::string &s) {
+    std::vector<Expr> a;
+    for (int k = 0; k < 4; ++k) a.push_back(v(fmt::format("o{}", first + k)));
+    for (const auto &p : {x, s})
+      for (char r : {'a', 'b', 'c', 'd'}) a.push_back(v(p + r));
+    return fn("chacha20_x4_blocks", a);
+  }
+  // The rows of state b kept as a's input (`sa = xa`, ...).
+  static std::vector<std::pair<std::string, Expr>> keep(const std::vector<std::pair<std::string, std::string>> &pairs) {
+    std::vector<std::pair<std::string, Expr>> x;
+    for (const auto &[a, b] : pairs)
+      for (char r : {'a', 'b', 'c', 'd'}) x.push_back({a + r, v(b + r)});
+    return x;
+  }
+  // One keystream pass of up to 16 blocks, rows in zmm: state x with the counters xc, and when
+  // `more` holds three more states (counters base + first_y ..) in four chains side by side; the
+  // blocks land in o0..o15 (o4.. zero without `more`).
+  std::vector<Stmt> x4_pass16(std::vector<Expr> xc, const std::string &base, int first_y, Expr more) const {
+    std::vector<Stmt> body = {dnames(zv, {"xa", "xb", "xc", "xd", "o0", "o1", "o2", "o3"}), dcl(zv, "zero", w("vzero", 512, {}))};
+    std::vector<std::pair<std::string, Expr>> zs1, zs2;
+    for (int k = 4; k < 12; ++k) zs1.push_back({fmt::format("o{}", k), v("zero")});
+    for (int k = 12; k < 16; ++k) zs2.push_back({fmt::format("o{}", k), v("zero")});
+    body.push_back(dmany(zv, zs1));
+    body.push_back(dmany(zv, zs2));
+    body.push_back(x4_init("x", std::move(xc)));
+    body.push_back(dmany(zv, keep({{"s", "x"}}), true));
+    std::vector<Stmt> four = {dnames(zv, {"ya", "yb", "yc", "yd", "za", "zb", "zc", "zd", "wa", "wb", "wc", "wd"})};
+    const char *st[3] = {"y", "z", "w"};
+    for (int k = 0; k < 3; ++k)
+      four.push_back(x4_init(st[k], {ctr_plus(base, first_y + 4 * k), ctr_plus(base, first_y + 1 + 4 * k), ctr_plus(base, first_y + 2 + 4 * k),
+                                     ctr_plus(base, first_y + 3 + 4 * k)}));
+    four.push_back(dmany(zv, keep({{"t", "y"}, {"u", "z"}, {"v", "w"}}), true));
+    four.push_back(fn("chacha20_x4_rounds4", vs({"xa", "xb", "xc", "xd", "ya", "yb", "yc", "yd", "za", "zb", "zc", "zd", "wa", "wb", "wc", "wd"})));
+    four.push_back(blocks4(4, "y", "t"));
+    four.push_back(blocks4(8, "z", "u"));
+    four.push_back(blocks4(12, "w", "v"));
+    body.push_back(if_(std::move(more), four, {fn("chacha20_x4_rounds", vs({"xa", "xb", "xc", "xd"}))}));
+    body.push_back(blocks_of("o", "x", "s"));
+    return body;
+  }
+
   std::vector<Function> aead() const {
     std::vector<Function> out;
-    auto blocks_of = [](const std::string &o, const std::string &x, const std::string &s) {
-      return fn("chacha20_x4_blocks", vs({o + "0", o + "1", o + "2", o + "3", x + "a", x + "b", x + "c", x + "d", s + "a", s + "b", s + "c", s + "d"}));
-    };
-    auto blocks4 = [](int first, const std::string &x, const std::string &s) {
-      std::vector<Expr> a;
-      for (int k = 0; k < 4; ++k) a.push_back(v(fmt::format("o{}", first + k)));
-      for (const auto &p : {x, s})
-        for (char r : {'a', 'b', 'c', 'd'}) a.push_back(v(p + r));
-      return fn("chacha20_x4_blocks", a);
-    };
-    auto keep = [](const std::vector<std::pair<std::string, std::string>> &pairs) {
-      std::vector<std::pair<std::string, Expr>> x;
-      for (const auto &[a, b] : pairs)
-        for (char r : {'a', 'b', 'c', 'd'}) x.push_back({a + r, v(b + r)});
-      return x;
-    };
     Expr rk = w("vlow128", 512, {v("o0")}), sk = w("vextract128", 512, {v("o0")}, 1);
     const char *otk = "one-time key = block 0 (2.6)";
     {
@@ -946,69 +1021,15 @@ struct Avx512 {
           dcl(kSize, "tail", o2("subsz", v("len"), v("tail_at"))),
           dcl(kU32, "tail_ctr", c(K::U32, o2("addsz", n(1), o2("divsz", v("tail_at"), n(64))))),
           comment("Key pass: block 0 (the one-time key) and the first tail blocks. A tail of more than 3 blocks\n"
-                  "gets 15 of them here, in four states computed side by side."),
-          dnames(zv, {"xa", "xb", "xc", "xd", "o0", "o1", "o2", "o3"}),
-          dcl(zv, "zero", w("vzero", 512, {}))};
-      std::vector<std::pair<std::string, Expr>> zs1, zs2;
-      for (int k = 4; k < 12; ++k) zs1.push_back({fmt::format("o{}", k), v("zero")});
-      for (int k = 12; k < 16; ++k) zs2.push_back({fmt::format("o{}", k), v("zero")});
-      body.push_back(dmany(zv, zs1));
-      body.push_back(dmany(zv, zs2));
-      body.push_back(x4_init("x", {n(0), ctr_plus("tail_ctr", 0), ctr_plus("tail_ctr", 1), ctr_plus("tail_ctr", 2)}));
-      body.push_back(dmany(zv, keep({{"s", "x"}}), true));
-      std::vector<Stmt> four = {dnames(zv, {"ya", "yb", "yc", "yd", "za", "zb", "zc", "zd", "wa", "wb", "wc", "wd"})};
-      const char *st[3] = {"y", "z", "w"};
-      for (int k = 0; k < 3; ++k)
-        four.push_back(x4_init(st[k], {ctr_plus("tail_ctr", 3 + 4 * k), ctr_plus("tail_ctr", 4 + 4 * k), ctr_plus("tail_ctr", 5 + 4 * k),
-                                       ctr_plus("tail_ctr", 6 + 4 * k)}));
-      four.push_back(dmany(zv, keep({{"t", "y"}, {"u", "z"}, {"v", "w"}}), true));
-      four.push_back(fn("chacha20_x4_rounds4", vs({"xa", "xb", "xc", "xd", "ya", "yb", "yc", "yd", "za", "zb", "zc", "zd", "wa", "wb", "wc", "wd"})));
-      four.push_back(blocks4(4, "y", "t"));
-      four.push_back(blocks4(8, "z", "u"));
-      four.push_back(blocks4(12, "w", "v"));
-      body.push_back(if_(o2("gt", v("tail"), n(192)), four, {fn("chacha20_x4_rounds", vs({"xa", "xb", "xc", "xd"}))}));
-      body.push_back(blocks_of("o", "x", "s"));
+                  "gets 15 of them here, in four states computed side by side.")};
+      for (auto &x : x4_pass16({n(0), ctr_plus("tail_ctr", 0), ctr_plus("tail_ctr", 1), ctr_plus("tail_ctr", 2)}, "tail_ctr", 3,
+                               o2("gt", v("tail"), n(192))))
+        body.push_back(x);
       body.push_back(blank());
       for (auto &x : key_setup(rk, sk, otk)) body.push_back(x);
       body.push_back(absorb_call(v("aad"), v("aad_len"), 0));
       body.push_back(blank());
-      for (auto &x : pconsts({"ZERO", "M44", "M42", "M24", "HIBIT", "IDX"})) body.push_back(x);
-      for (auto &x : rotconsts(CW)) body.push_back(x);
-      body.push_back(noted(dmany(pv, {{"acc0", v("ZERO")}, {"acc1", v("ZERO")}, {"acc2", v("ZERO")}}),
-                           fmt::format("Horner lanes, pending r^({}-j)", L), -3));
-      body.push_back(noted(dmany(pv, {{"hin0", v("h0")}, {"hin1", v("h1")}, {"hin2", v("h2")}}),
-                           "h so far, added into the first lane step", -9));
-      body.push_back(polytemps());
-      body.push_back(blank());
-      for (int k = 0; k < 16; ++k) body.push_back(dl(cv, fmt::format("s{}", k)));
-      std::vector<Expr> init_args;
-      for (int k = 0; k < 16; ++k) init_args.push_back(v(fmt::format("s{}", k)));
-      body.push_back(fn("chacha20_bulk_init", cat(init_args, {v("key"), v("nonce")})));
-      // One fused iteration over chunk i: the MAC of the chunk at mp woven into the rounds.
-      auto fused_iter = [&](const std::string &mac_src, const std::string &mac_note) {
-        std::vector<Stmt> it = {
-            dl(kU8c, "mp", mac_src == "out" ? o2("offset", v("out"), o2("mulsz", o2("subsz", v("i"), n(1)), n(CH)))
-                                             : o2("offset", v("in"), o2("mulsz", v("i"), n(CH))),
-                false, mac_note),
-            dcl(cv, "c12", call("chacha20_bulk_ctr", {c(K::U32, o2("addsz", n(1), o2("mulsz", v("i"), n(B))))}))};
-        for (int k = 0; k < 16; ++k) it.push_back(dl(cv, fmt::format("x{}", k), v(k == 12 ? "c12" : fmt::format("s{}", k))));
-        for (auto &x : lane_ops("fused")) it.push_back(x);
-        it.push_back(fn("chacha20_bulk_finish", finish_args("i", "c12", CH)));
-        return it;
-      };
-      std::vector<Stmt> enc = {fn("chacha20_bulk_chunk", cat({v("out"), v("in")}, cat(init_args, {n(1)})))};
-      for (auto &x : invariant()) enc.push_back(x);
-      enc.push_back(forn(K::Size, "i", n(1), v("nch"), fused_iter("out", "MAC: ciphertext of chunk i-1")));
-      enc.push_back(comment("MAC of the last chunk's ciphertext."));
-      enc.push_back(dl(kU8c, "mp", o2("offset", v("out"), o2("mulsz", o2("subsz", v("nch"), n(1)), n(CH)))));
-      for (auto &x : invariant()) enc.push_back(x);
-      std::vector<Stmt> g = lane_ops("poly_group");
-      g.push_back(cset("+", "mp", n(GB)));
-      enc.push_back(forn(K::Int, "g", n(0), n(G), g));
-      std::vector<Stmt> dec = invariant();
-      dec.push_back(forn(K::Size, "i", n(0), v("nch"), fused_iter("in", "MAC: ciphertext of chunk i, read before it is overwritten")));
-      body.push_back(if_(v("encrypt"), {if_(o2("gt", v("nch"), n(0)), enc)}, dec));
-      body.push_back(fn("p1305_settle", cat(vs({"h0", "h1", "h2", "acc0", "acc1", "acc2", "hin0", "hin1", "hin2"}), keyargs())));
+      for (auto &x : fused_loops(n(1))) body.push_back(x);
       body.push_back(blank());
       body.push_back(comment(fmt::format("Tail: the last len % {} bytes.", CH)));
       body.push_back(if1(op("lnot", {v("encrypt")}), absorb_call(o2("offset", v("in"), v("tail_at")), v("tail"), 0)));
@@ -1023,6 +1044,100 @@ struct Avx512 {
                            fmt::format("Bulk kernel: len > {}. Whole {}-byte chunks run in the fused loop; the one-time key pass\n"
                                        "also makes the first 3 blocks of the tail; the rest of the tail runs in 4-block passes.",
                                        S, CH),
+                           body, kSched));
+    }
+    for (auto &f : stream()) out.push_back(std::move(f));
+    return out;
+  }
+
+  // --- streaming entries (issue 9) ----------------------------------------------------------------
+  // The runtime's chapoly_stream hands every run of whole 64-byte chunks of a long message to the
+  // seal/open update entries below (shorter runs, the AAD and the length block go through the mul64
+  // family's entries: emitted/CMakeLists.txt, STREAM_BULK). The accumulator travels between calls
+  // in the 24-byte state `acc` every family shares: h = le64(acc[0..8)) + 2^64 le64(acc[8..16)) +
+  // 2^128 acc[16] (radix 2^64, bytes 17..23 zero). These two helpers convert it to and from the
+  // 44-bit limbs; chapoly-verify proves both bit-exactly (state-load, state-store).
+  std::vector<Function> stream() const {
+    std::vector<Function> out;
+    const int R = s.radix_bits, T = d.top_bits, lo = 2 * R - 64;  // 44, 42, 24
+    const uint64_t mR = (1ull << R) - 1, mLo = (1ull << lo) - 1, mHi = (1ull << (64 - R)) - 1, mTop = (1ull << (128 - 2 * R)) - 1;
+    {
+      std::vector<Stmt> body = {
+          dcl(Type::vec(128), "w", w("vload", 128, {v("acc")}), "h bits 0..127"),
+          dcl(kU64, "a0", c(K::U64, w("vcvt64", 128, {v("w")}))),
+          dcl(kU64, "a1", c(K::U64, w("vextract64", 128, {v("w")}, 1))),
+          dcl(kU64, "a2", o2("and64", c(K::U64, w("vcvt64", 128, {w("vmaskz_load8", 128, {n(1), at("acc", 16)})})), hex(0xff)),
+              "h bits 128.. (byte 16 only)"),
+          dcl(kU64, "t", op("shr64", {v("a2")}, 2), "bits 130.. of h: 2^130 = 5 (mod p)"),
+          dl(kU64, "l0", o2("add64", o2("add64", o2("and64", v("a0"), hex(mR, "ULL")), v("t")), op("shl64", {v("t")}, 2)), false,
+             "bits 0..43 + 5 t"),
+          dcl(kU64, "c", op("shr64", {v("l0")}, R)),
+          set("l0", o2("and64", v("l0"), hex(mR, "ULL"))),
+          dcl(kU64, "l1", o2("add64", o2("or64", op("shr64", {v("a0")}, R), op("shl64", {o2("and64", v("a1"), hex(mLo, "ULL"))}, 64 - R)), v("c")),
+              fmt::format("bits {}..{}, + the carry", R, 2 * R - 1)),
+          dcl(kU64, "l2", o2("or64", op("shr64", {v("a1")}, lo), op("shl64", {o2("and64", v("a2"), n(3))}, 128 - 2 * R)),
+              fmt::format("bits {}..129", 2 * R)),
+          set("h0", w("vmaskz_set1_64", PW, {n(1), c(K::I64, v("l0"))})),
+          set("h1", w("vmaskz_set1_64", PW, {n(1), c(K::I64, v("l1"))})),
+          set("h2", w("vmaskz_set1_64", PW, {n(1), c(K::I64, v("l2"))}))};
+      out.push_back(helper("p1305_state_load", Type::val(K::Void),
+                           {P(Type::vref(PW), "h0"), P(Type::vref(PW), "h1"), P(Type::vref(PW), "h2"), P(Type::array(K::U8, 24, true), "acc")},
+                           fmt::format("h from the streaming state, in {}-bit limbs in lane 0 (zeros elsewhere): h0 + 2^{} h1 + 2^{} h2 =\n"
+                                       "h (mod 2^130-5) with h0 < 2^{}, h1 <= 2^{}, h2 < 2^{}: the bits of acc[16] above bit 1 fold in\n"
+                                       "as 5 each (2^130 = 5 mod p), so any byte there loads, as the mul64 families' load does.",
+                                       R, R, 2 * R, R, R, T),
+                           body, kMul));
+      out.back().section = "Streaming entries (issue 9): the state's radix-2^64 accumulator and the fused loop";
+    }
+    {
+      std::vector<Stmt> body = {
+          dcl(kU64, "c", op("shr64", {v("h1")}, R), "h1 may exceed 2^44 by a few: carry 1>2 first"),
+          dcl(kU64, "g1", o2("and64", v("h1"), hex(mR, "ULL"))),
+          dcl(kU64, "g2", o2("add64", v("h2"), v("c")), "< 2^42 + 1"),
+          dcl(kU64, "w0", o2("or64", v("h0"), op("shl64", {o2("and64", v("g1"), hex(mHi, "ULL"))}, R)), "bits 0..63"),
+          dcl(kU64, "w1", o2("or64", op("shr64", {v("g1")}, 64 - R), op("shl64", {o2("and64", v("g2"), hex(mTop, "ULL"))}, lo)),
+              "bits 64..127"),
+          dcl(kU64, "w2", op("shr64", {v("g2")}, 128 - 2 * R), "bits 128..: <= 4"),
+          ev(w("vstore", 128, {v("acc"), w("vset64x2", 128, {c(K::I64, v("w1")), c(K::I64, v("w0"))})})),
+          ev(w("vstore", 128, {at("acc", 8), w("vset64x2", 128, {c(K::I64, v("w2")), c(K::I64, v("w1"))})}), "bytes 8..23")};
+      out.push_back(helper("p1305_state_store", Type::val(K::Void),
+                           {P(Type::array(K::U8, 24, false), "acc"), P(kU64, "h0"), P(kU64, "h1"), P(kU64, "h2")},
+                           fmt::format("acc = h0 + 2^{} h1 + 2^{} h2 as three little-endian 64-bit words, exactly, for a settled h\n"
+                                       "(h0 < 2^{}, h1 <= 2^{} + 7, h2 < 2^{}: the carry chain's output), so the top word is <= 4.",
+                                       R, 2 * R, R, R, T),
+                           body, kMul));
+    }
+    {
+      Expr rk = w("vload", 128, {v("otk")}), sk = w("vload", 128, {at("otk", 16)});
+      std::vector<Stmt> body = {
+          dcl(kSize, "nch", o2("divsz", v("len"), n(CH))),
+          dcl(kSize, "tail_at", o2("mulsz", v("nch"), n(CH))),
+          dcl(kSize, "tail", o2("subsz", o2("subsz", v("len"), o2("andsz", v("len"), n(63))), v("tail_at")), "whole 64-byte chunks only")};
+      for (auto &x : key_setup(rk, sk, "one-time key r || s (2.6)")) body.push_back(x);
+      body.push_back(fn("p1305_state_load", vs({"h0", "h1", "h2", "acc"})));
+      body.push_back(blank());
+      for (auto &x : fused_loops(v("counter"))) body.push_back(x);
+      body.push_back(blank());
+      body.push_back(comment(fmt::format("Tail: the last (len % {}) / 64 chunks (at most 15 blocks), one pass of 4 blocks, or of\n"
+                                         "16 in four states side by side above 4.", CH)));
+      body.push_back(if1(op("lnot", {v("encrypt")}), absorb_call(o2("offset", v("in"), v("tail_at")), v("tail"), 0)));
+      std::vector<Stmt> tb = {dcl(kU32, "tail_ctr", c(K::U32, o2("addsz", v("counter"), o2("mulsz", v("nch"), n(B)))))};
+      for (auto &x : x4_pass16({ctr_plus("tail_ctr", 0), ctr_plus("tail_ctr", 1), ctr_plus("tail_ctr", 2), ctr_plus("tail_ctr", 3)},
+                               "tail_ctr", 4, o2("gt", v("tail"), n(256))))
+        tb.push_back(x);
+      for (int k = 0; k < 15; ++k) tb.push_back(xor_block_at("tail", "out", "in", k, fmt::format("o{}", k), "tail_at", true));
+      body.push_back(if_(o2("gt", v("tail"), n(0)), tb, {}));
+      body.push_back(if1(v("encrypt"), absorb_call(o2("offset", v("out"), v("tail_at")), v("tail"), 0)));
+      body.push_back(fn("p1305_state_store", {v("acc"), call("p1305_lane0", {v("h0")}), call("p1305_lane0", {v("h1")}),
+                                              call("p1305_lane0", {v("h2")})}));
+      out.push_back(helper("aead_stream", Type::val(K::Void),
+                           {P(kU8p, "out"), P(kU8c, "in"), P(kSize, "len"), P(Type::array(K::U8, 24, false), "acc"),
+                            P(Type::array(K::U8, 32, true), "otk"), P(kNonce, "nonce", 24), P(kKey, "key"), P(kU32, "counter"),
+                            P(kInt, "encrypt")},
+                           fmt::format("Streaming kernel: the len / 64 whole 64-byte chunks of a message (len % 64 ignored) from block\n"
+                                       "counter on: whole {}-byte chunks in the fused loop, the rest in 4-block passes; h continues\n"
+                                       "from acc and goes back there.",
+                                       CH),
                            body, kSched));
     }
     return out;
@@ -1098,6 +1213,21 @@ struct Avx512 {
                                    "starting at block `counter`. Requires counter + ceil(len / 64) <= 2^32. out may equal in.",
                                    s.name),
                        body));
+    }
+    for (bool seal : {true, false}) {
+      const char *o = seal ? "ct" : "pt", *i = seal ? "pt" : "ct";
+      std::vector<Expr> args = {v(o), v(i), v("len"), v("acc"), v("otk"), v("nonce"), v("key"), v("counter"), n(seal ? 1 : 0)};
+      out.push_back(ex(seal ? "seal_update" : "open_update",
+                       {P(kU8p, o), P(kU8c, i), P(kSize, "len"), P(Type::array(K::U8, 24, false), "acc"),
+                        P(Type::array(K::U8, 32, true), "otk", 4), P(kNonce, "nonce"), P(kKey, "key"), P(kU32, "counter")},
+                       fmt::format("chapoly_k_{}_{}_update: the whole 64-byte chunks of a streamed AEAD (RFC 8439 2.8): for the\n"
+                                   "len / 64 chunks (len % 64 bytes at the end are ignored), {} = {} XOR the ChaCha20 keystream\n"
+                                   "of blocks counter, counter + 1, ... (RFC 8439 2.4), and the ciphertext absorbed into acc\n"
+                                   "({}). {} may equal {} exactly. Requires counter + len / 64 <= 2^32.\n"
+                                   "acc is the 24-byte Poly1305 state (h0, h1, h2 little-endian, h2 <= 4; zero before the first block),\n"
+                                   "otk the 32-byte one-time key r || s (RFC 8439 2.6).",
+                                   s.name, seal ? "seal" : "open", o, i, seal ? "after encrypting" : "before decrypting", o, i),
+                       {fn("aead_stream", args)}));
     }
     return out;
   }

@@ -71,6 +71,12 @@ struct StreamKernels {
   TextUpdateFn open_update;
   const char *(*missing)();  // nullptr result: this CPU runs them
   void (*scrub)();           // run once after the kernels of one API call, or nullptr
+  // Optional: the backend's own fused entries for runs of at least bulk_min bytes of whole
+  // chunks (registry STREAM_BULK_MIN; their CPU check is the backend's, made at init), nullptr
+  // where seal_update/open_update serve every run. Same state format as the entries above.
+  TextUpdateFn seal_bulk = nullptr;
+  TextUpdateFn open_bulk = nullptr;
+  size_t bulk_min = 0;
 };
 
 // The portable streaming entries (always built; runtime/src/portable/stream.cpp).
