@@ -178,7 +178,30 @@ TEST_P(Stream, ManySmallCalls) {
   }
 }
 
-// Large calls around the fused kernels' chunk sizes (64 bytes; 512 in the avx2 entries): random
+// One text call of m KiB + 64 t bytes (+ 0 or 37 parked bytes) for every tail t = 0..15 blocks:
+// avx512's streaming entries take every such run of at least 1 KiB (registry STREAM_BULK_MIN):
+// whole 1 KiB chunks through the fused loop, the tail in one 4-block pass (t <= 4) or in four
+// 4-block states side by side (t > 4); and the same runs after a first call of one block, so the
+// run starts at block counter 2.
+TEST_P(Stream, BulkRunsEveryTail) {
+  for (size_t kib : {1, 2}) {
+    for (size_t t = 0; t < 16; ++t) {
+      for (size_t extra : {0, 37}) {
+        size_t len = 1024 * kib + 64 * t + extra;
+        Bytes aad = rng_.bytes(13), pt = rng_.bytes(len + 64), ct;
+        uint8_t tag[16];
+        reference(aad, pt, ct, tag);
+        check(aad, pt, ct, tag, Plan{{}, {}}, t % 2 == 1);
+        if (HasFatalFailure()) return;
+        check(aad, pt, ct, tag, Plan{{5}, {64}}, false);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// Large calls around the fused kernels' chunk sizes (64 bytes; 512 in the avx2 entries, 1024 in
+// avx512's): random
 // cuts, and cuts that leave whole runs of 1..20 chunks between parked blocks.
 TEST_P(Stream, LargeCallsAcrossChunks) {
   const size_t lens[] = {511, 512, 513, 1023, 1024, 1088, 1600, 2047, 4096 + 37, 9000};

@@ -83,7 +83,7 @@ void pad16(State &s) {
 // state itself holds the key, the one-time key and the parked keystream between calls, so a
 // scrub after every call would protect nothing more and cost ~100 ns per call.
 // The backend's scrub covers its streaming family's registers too (avx512's zeroes zmm0-31, which
-// holds ymm0-15 of the avx2 entries it borrows); one stack burn either way.
+// holds ymm0-15 of the avx2 entries it also uses); one stack burn either way.
 void scrub(const State &s) {
   if (s.b->scrub != nullptr) s.b->scrub();
   else if (s.k->scrub != nullptr) s.k->scrub();
@@ -160,7 +160,7 @@ int stream_init_with(const Backend &b, void *stp, const uint8_t key[32], const u
   State s;
   memset(&s, 0, sizeof s);
   s.b = &b;
-  // The backend's own streaming family when this CPU runs it (avx512 borrows avx2_mul64, whose
+  // The backend's own streaming family when this CPU runs it (avx512 uses avx2_mul64's too, whose
   // AVX2 check runs here even though every AVX-512 CPU has AVX2), else the portable entries.
   s.k = b.stream != nullptr && b.stream->missing() == nullptr ? b.stream : &portable_stream_kernels();
   memcpy(s.key, key, 32);

@@ -62,7 +62,8 @@ using TextUpdateFn = void (*)(uint8_t *out, const uint8_t *in, size_t len, uint8
                               uint32_t counter);
 
 // StreamKernels: the streaming entries of one kernel family, with their own CPU check and scrub
-// (a backend may borrow another family's: avx512 streams through avx2_mul64).
+// (a backend may use another family's: avx512 streams short runs, the AAD and the lengths through
+// avx2_mul64 and runs from bulk_min bytes through its own seal_bulk/open_bulk).
 struct StreamKernels {
   const char *family;  // the kernel family ("avx2_mul64", "scalar_mul64", "portable")
   PolyUpdateFn poly1305_update;
