@@ -50,12 +50,14 @@
 // spec: spec/avx512_ifma_fused.toml:27 chacha20.short_blocks_per_vector
 
 // Block counters c0..c3 for the four lanes (word 0 of each row-d lane).
+// chapoly-contract: {"role":"chacha20.lanes"}
 static inline __attribute__((always_inline)) __m512i chacha20_x4_ctr(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3)
 {
   return _mm512_setr_epi32((int)c0, 0, 0, 0, (int)c1, 0, 0, 0, (int)c2, 0, 0, 0, (int)c3, 0, 0, 0);
 }
 
 // Initial state: constants, key, key, counter || nonce (RFC 8439 2.3), counters added from ctr.
+// chapoly-contract: {"role":"chacha20.lanes"}
 static inline __attribute__((always_inline)) void chacha20_x4_init(__m512i &xa, __m512i &xb, __m512i &xc, __m512i &xd,
                               const uint8_t key[32], const uint8_t nonce[12], __m512i ctr)
 {
@@ -66,6 +68,7 @@ static inline __attribute__((always_inline)) void chacha20_x4_init(__m512i &xa, 
 }
 
 // 20 rounds (10 double rounds) on one 4-block state.
+// chapoly-contract: {"role":"chacha20.lanes"}
 static inline __attribute__((always_inline)) void chacha20_x4_rounds(__m512i &xa, __m512i &xb, __m512i &xc, __m512i &xd)
 {
 
@@ -106,6 +109,7 @@ static inline __attribute__((always_inline)) void chacha20_x4_rounds(__m512i &xa
 
 // 20 rounds on four independent 4-block states (16 blocks), for tails of more than 3 blocks:
 // four dependency chains side by side instead of four passes one after the other.
+// chapoly-contract: {"role":"chacha20.lanes"}
 static inline __attribute__((always_inline)) void chacha20_x4_rounds4(__m512i &xa, __m512i &xb, __m512i &xc, __m512i &xd,
                                  __m512i &ya, __m512i &yb, __m512i &yc, __m512i &yd,
                                  __m512i &za, __m512i &zb, __m512i &zc, __m512i &zd,
@@ -238,6 +242,7 @@ static inline __attribute__((always_inline)) void chacha20_x4_rounds4(__m512i &x
 }
 
 // Adds the input state (RFC 8439 2.3 step 3) and transposes rows to blocks: o_i = block i.
+// chapoly-contract: {"role":"chacha20.lanes"}
 static inline __attribute__((always_inline)) void chacha20_x4_blocks(__m512i &o0, __m512i &o1, __m512i &o2, __m512i &o3,
                                 __m512i xa, __m512i xb, __m512i xc, __m512i xd,
                                 __m512i sa, __m512i sb, __m512i sc, __m512i sd)
@@ -257,6 +262,7 @@ static inline __attribute__((always_inline)) void chacha20_x4_blocks(__m512i &o0
 }
 
 // out[0..n) = in[0..n) ^ ks[0..n) for n <= 64: masked load and store, no byte outside touched.
+// chapoly-contract: {"role":"chacha20.lanes"}
 static inline __attribute__((always_inline)) void chacha20_xor_block(uint8_t *out, const uint8_t *in, size_t n, __m512i ks)
 {
   const __mmask64 k = (__mmask64)_bzhi_u64(~0ULL, (unsigned)n);
@@ -264,6 +270,7 @@ static inline __attribute__((always_inline)) void chacha20_xor_block(uint8_t *ou
 }
 
 // out[0..n) = in[0..n) ^ keystream from block ctr, any n, 4 blocks (256 bytes) per pass.
+// chapoly-contract: {"role":"chacha20.lanes"}
 static inline __attribute__((always_inline)) void chacha20_x4_stream(uint8_t *out, const uint8_t *in, size_t n,
                                 const uint8_t key[32], const uint8_t nonce[12], uint32_t ctr)
 {
@@ -290,6 +297,7 @@ static inline __attribute__((always_inline)) void chacha20_x4_stream(uint8_t *ou
 // spec: spec/avx512_ifma_fused.toml:26 chacha20.bulk_blocks
 
 // Input state words s0..s15 (s12, the counter, is set per chunk).
+// chapoly-contract: {"role":"chacha20.lanes"}
 static inline __attribute__((always_inline)) void chacha20_bulk_init(
     __m512i &s0,
     __m512i &s1,
@@ -331,6 +339,7 @@ static inline __attribute__((always_inline)) void chacha20_bulk_init(
 }
 
 // Block counters ctr, ctr+1, ..., ctr+15 (word 12 of each block).
+// chapoly-contract: {"role":"chacha20.lanes"}
 static inline __attribute__((always_inline)) __m512i chacha20_bulk_ctr(uint32_t ctr)
 {
   return _mm512_add_epi32(_mm512_set1_epi32((int)ctr), _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
@@ -338,6 +347,7 @@ static inline __attribute__((always_inline)) __m512i chacha20_bulk_ctr(uint32_t 
 
 // Adds the input state, transposes words to blocks, and writes out = in ^ keystream for the
 // whole 1024-byte chunk.
+// chapoly-contract: {"role":"chacha20.lanes"}
 static inline __attribute__((always_inline)) void chacha20_bulk_finish(uint8_t *out, const uint8_t *in,
     __m512i x0,
     __m512i x1,
@@ -466,6 +476,7 @@ static inline __attribute__((always_inline)) void chacha20_bulk_finish(uint8_t *
 }
 
 // One 1024-byte chunk of keystream from block ctr, XORed into out (no MAC work).
+// chapoly-contract: {"role":"chacha20.lanes"}
 static inline __attribute__((always_inline)) void chacha20_bulk_chunk(uint8_t *out, const uint8_t *in,
     __m512i s0,
     __m512i s1,
@@ -610,6 +621,7 @@ static inline __attribute__((always_inline)) void chacha20_bulk_chunk(uint8_t *o
 // spec: spec/avx512_ifma_fused.toml:35 poly1305.multiplier
 
 // bs1 = 20*b1, bs2 = 20*b2 (20 = 2^132 mod 2^130-5, derived from the limb weights).
+// chapoly-contract: {"role":"ifma.wrap"}
 static inline __attribute__((always_inline)) void p1305_wrap(__m512i &bs1, __m512i &bs2, __m512i b1, __m512i b2)
 {
   __m512i t;
@@ -626,6 +638,7 @@ static inline __attribute__((always_inline)) void p1305_wrap(__m512i &bs1, __m51
 
 // h = a * b (mod 2^130-5), lane-wise, carried by the spec's chain. b comes with bs = 20*b.
 // spec: spec/avx512_ifma_fused.toml:36 poly1305.carry_chain
+// chapoly-contract: {"role":"ifma.mul"}
 static inline __attribute__((always_inline)) void p1305_mul(__m512i &h0, __m512i &h1, __m512i &h2, __m512i a0, __m512i a1, __m512i a2,
                        __m512i b0, __m512i b1, __m512i b2, __m512i bs1, __m512i bs2)
 {
@@ -678,6 +691,7 @@ static inline __attribute__((always_inline)) void p1305_mul(__m512i &h0, __m512i
 }
 
 // The spec's carry chain on h.
+// chapoly-contract: {"role":"ifma.carry"}
 static inline __attribute__((always_inline)) void p1305_carry(__m512i &h0, __m512i &h1, __m512i &h2)
 {
   const __m512i M44 = _mm512_set1_epi64(0xfffffffffffLL);  // 2^44 - 1
@@ -699,6 +713,7 @@ static inline __attribute__((always_inline)) void p1305_carry(__m512i &h0, __m51
 }
 
 // Sum of the 8 lanes in lane 0, zeros elsewhere.
+// chapoly-contract: {"role":"ifma.lane_sum"}
 static inline __attribute__((always_inline)) __m512i p1305_hsum(__m512i x)
 {
   x = _mm512_add_epi64(x, _mm512_shuffle_i64x2(x, x, 0x4e));              // + lanes 4..7 / 0..3
@@ -710,6 +725,7 @@ static inline __attribute__((always_inline)) __m512i p1305_hsum(__m512i x)
 // Key setup from r and s (RFC 8439 2.5.1): q lane j = r^{8-j}, rl = r^8 in every lane, s in 44-bit limbs.
 // Powers above r^1 come from the multiply's carries only: they are not clamped.
 // spec: spec/avx512_ifma_fused.toml:34 poly1305.lanes
+// chapoly-contract: {"role":"ifma.key_powers","keys":["q0","q1","q2","qs1","qs2"],"loop_keys":["rl0","rl1","rl2","rls1","rls2"]}
 static inline __attribute__((always_inline)) void p1305_setup(__m512i &q0, __m512i &q1, __m512i &q2, __m512i &qs1, __m512i &qs2,
                          __m512i &rl0, __m512i &rl1, __m512i &rl2, __m512i &rls1, __m512i &rls2,
                          uint64_t &sk0, uint64_t &sk1, uint64_t &sk2, __m128i rk, __m128i sk)
@@ -776,6 +792,7 @@ static inline __attribute__((always_inline)) void p1305_setup(__m512i &q0, __m51
 }
 
 // h = sum over lanes of (acc * q) + hin, carried: the Horner lanes settle into lane 0.
+// chapoly-contract: {"role":"ifma.settle","keys":["q0","q1","q2","qs1","qs2"]}
 static inline __attribute__((always_inline)) void p1305_settle(__m512i &h0, __m512i &h1, __m512i &h2, __m512i acc0, __m512i acc1, __m512i acc2,
                           __m512i hin0, __m512i hin1, __m512i hin2, __m512i q0, __m512i q1, __m512i q2, __m512i qs1, __m512i qs2)
 {
@@ -789,6 +806,7 @@ static inline __attribute__((always_inline)) void p1305_settle(__m512i &h0, __m5
 // Message limbs of the n bytes at p (0 < n <= 128), lane j = block j, zero past the end.
 // pad01 = 0 (AEAD, RFC 8439 2.8): a short block is zero-padded to 16 bytes and gets 2^128.
 // pad01 = 1 (plain Poly1305, 2.5.1): a short block gets a 0x01 byte after its end and no 2^128.
+// chapoly-contract: {"role":"ifma.load_partial"}
 static inline __attribute__((always_inline)) void p1305_load_partial(__m512i &m0, __m512i &m1, __m512i &m2, const uint8_t *p, size_t n, int pad01)
 {
   const __m512i M44 = _mm512_set1_epi64(0xfffffffffffLL);  // 2^44 - 1
@@ -812,6 +830,7 @@ static inline __attribute__((always_inline)) void p1305_load_partial(__m512i &m0
 }
 
 // h = (h + m_0) r^n + m_1 r^(n-1) + ... + m_(n-1) r for n = nblocks <= 8 blocks in lanes 0..n-1.
+// chapoly-contract: {"role":"ifma.step_partial","keys":["q0","q1","q2","qs1","qs2"]}
 static inline __attribute__((always_inline)) void p1305_step_partial(__m512i &h0, __m512i &h1, __m512i &h2, __m512i m0, __m512i m1, __m512i m2,
                                 size_t nblocks, __m512i q0, __m512i q1, __m512i q2, __m512i qs1, __m512i qs2)
 {
@@ -832,6 +851,7 @@ static inline __attribute__((always_inline)) void p1305_step_partial(__m512i &h0
 
 // Absorbs the n bytes at p into the settled h (lane 0): whole 128-byte groups by the
 // 8-lane Horner step, the rest by one partial step.
+// chapoly-contract: {"role":"ifma.absorb","keys":["q0","q1","q2","qs1","qs2"],"loop_keys":["rl0","rl1","rl2","rls1","rls2"]}
 static inline __attribute__((always_inline)) void p1305_absorb(__m512i &h0, __m512i &h1, __m512i &h2, const uint8_t *p, size_t n, int pad01,
                           __m512i q0, __m512i q1, __m512i q2, __m512i qs1, __m512i qs2, __m512i rl0, __m512i rl1, __m512i rl2, __m512i rls1, __m512i rls2)
 {
@@ -928,6 +948,7 @@ static inline __attribute__((always_inline)) void p1305_absorb(__m512i &h0, __m5
 }
 
 // The AEAD length block: le64(aad_len) || le64(len) (RFC 8439 2.8), one full block.
+// chapoly-contract: {"role":"ifma.lengths","keys":["q0","q1","q2","qs1","qs2"]}
 static inline __attribute__((always_inline)) void p1305_lengths(__m512i &h0, __m512i &h1, __m512i &h2, uint64_t aad_len, uint64_t len, __m512i q0, __m512i q1, __m512i q2, __m512i qs1, __m512i qs2)
 {
   const __m512i m0 = _mm512_maskz_set1_epi64(1, (long long)(aad_len & 0xfffffffffffULL));
@@ -938,6 +959,7 @@ static inline __attribute__((always_inline)) void p1305_lengths(__m512i &h0, __m
 
 // A short message in one step: h = 0 absorbs [AAD blocks (na) | ciphertext blocks (nc) | lengths]
 // placed in lanes 0..na+nc (na + nc < 8), each segment zero-padded to 16 bytes (RFC 8439 2.8).
+// chapoly-contract: {"role":"ifma.short_step","keys":["q0","q1","q2","qs1","qs2"]}
 static inline __attribute__((always_inline)) void p1305_short_step(__m512i &h0, __m512i &h1, __m512i &h2, __m512i a0, __m512i a1, __m512i a2,
                               __m512i c0, __m512i c1, __m512i c2, size_t na, size_t nc, uint64_t aad_len, uint64_t len,
                               __m512i q0, __m512i q1, __m512i q2, __m512i qs1, __m512i qs2)
@@ -959,6 +981,7 @@ static inline __attribute__((always_inline)) void p1305_short_step(__m512i &h0, 
 }
 
 // Lane 0 of a limb vector.
+// chapoly-contract: {"role":"ifma.lane0"}
 static inline __attribute__((always_inline)) uint64_t p1305_lane0(__m512i x)
 {
   return (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(x));
@@ -970,6 +993,7 @@ static inline __attribute__((always_inline)) uint64_t p1305_lane0(__m512i x)
 // one subtraction reduces it, with no carry first (the g and f chains absorb an h1 at or just
 // above 2^44). chapoly-verify proves the bounds at each call and this function for them, and
 // rejects it if any carry or mask below is missing.
+// chapoly-contract: {"role":"poly1305.final","acc":["h0","h1","h2"],"s":["sk0","sk1","sk2"],"radix":44}
 static inline __attribute__((always_inline)) void p1305_final(uint8_t tag[16], uint64_t h0, uint64_t h1, uint64_t h2, uint64_t sk0, uint64_t sk1, uint64_t sk2)
 {
   const uint64_t M44 = 0xfffffffffffULL, M42 = 0x3ffffffffffULL;
@@ -1001,6 +1025,7 @@ static inline __attribute__((always_inline)) void p1305_final(uint8_t tag[16], u
 // Short kernel: len <= 192. One ChaCha20 pass of 4 blocks makes the one-time key
 // (block 0) and the keystream (blocks 1..3) together.
 // spec: spec/avx512_ifma_fused.toml:42 cutoffs.short_max_bytes
+// chapoly-contract: {"role":"ifma.aead"}
 static inline __attribute__((always_inline)) void aead_short(uint8_t *out, uint8_t tag[16], const uint8_t *in, size_t len, const uint8_t *aad,
                         size_t aad_len, const uint8_t nonce[12], const uint8_t key[32], int encrypt)
 {
@@ -1042,6 +1067,7 @@ static inline __attribute__((always_inline)) void aead_short(uint8_t *out, uint8
 // Bulk kernel: len > 192. Whole 1024-byte chunks run in the fused loop; the one-time key pass
 // also makes the first 3 blocks of the tail; the rest of the tail runs in 4-block passes.
 // spec: spec/avx512_ifma_fused.toml:39 schedule.interleave
+// chapoly-contract: {"role":"ifma.aead"}
 static inline __attribute__((always_inline)) void aead_bulk(uint8_t *out, uint8_t tag[16], const uint8_t *in, size_t len, const uint8_t *aad,
                        size_t aad_len, const uint8_t nonce[12], const uint8_t key[32], int encrypt)
 {
@@ -4152,6 +4178,7 @@ static inline __attribute__((always_inline)) void aead_bulk(uint8_t *out, uint8_
 // h (mod 2^130-5) with h0 < 2^44, h1 <= 2^44, h2 < 2^42: the bits of acc[16] above bit 1 fold in
 // as 5 each (2^130 = 5 mod p), so any byte there loads, as the mul64 families' load does.
 // spec: spec/avx512_ifma_fused.toml:35 poly1305.multiplier
+// chapoly-contract: {"role":"ifma.state_load"}
 static inline __attribute__((always_inline)) void p1305_state_load(__m512i &h0, __m512i &h1, __m512i &h2, const uint8_t acc[24])
 {
   const __m128i w = _mm_loadu_si128((const __m128i *)acc);  // h bits 0..127
@@ -4172,6 +4199,7 @@ static inline __attribute__((always_inline)) void p1305_state_load(__m512i &h0, 
 // acc = h0 + 2^44 h1 + 2^88 h2 as three little-endian 64-bit words, exactly, for a settled h
 // (h0 < 2^44, h1 <= 2^44 + 7, h2 < 2^42: the carry chain's output), so the top word is <= 4.
 // spec: spec/avx512_ifma_fused.toml:35 poly1305.multiplier
+// chapoly-contract: {"role":"ifma.state_store"}
 static inline __attribute__((always_inline)) void p1305_state_store(uint8_t acc[24], uint64_t h0, uint64_t h1, uint64_t h2)
 {
   const uint64_t c = h1 >> 44;  // h1 may exceed 2^44 by a few: carry 1>2 first
@@ -4188,6 +4216,7 @@ static inline __attribute__((always_inline)) void p1305_state_store(uint8_t acc[
 // counter on: whole 1024-byte chunks in the fused loop, the rest in 4-block passes; h continues
 // from acc and goes back there.
 // spec: spec/avx512_ifma_fused.toml:39 schedule.interleave
+// chapoly-contract: {"role":"ifma.aead"}
 static inline __attribute__((always_inline)) void aead_stream(uint8_t *out, const uint8_t *in, size_t len, uint8_t acc[24], const uint8_t otk[32],
                         const uint8_t nonce[12], const uint8_t key[32], uint32_t counter, int encrypt)
 {

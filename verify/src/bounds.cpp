@@ -219,27 +219,38 @@ class BoundsInterp {
   bool haveKeyPowers = false;
   std::vector<std::vector<std::pair<u128, long long>>> keyPowers;
   struct KeyUse {
-    const char *fn;
-    size_t first;   // parameter index of the first of the 5 (q0..qs2 or rl0..rls2)
-    size_t which;   // 0: q/qs, 5: rl/rls
+    std::vector<size_t> params;  // parameter indices of the 5 (q0..qs2 or rl0..rls2)
+    size_t which;                // 0: q/qs, 5: rl/rls
   };
+  // The parameter indices a contract's `keys` / `loop_keys` name (empty when a name is missing).
+  std::vector<size_t> paramIndices(const Function &fn, const std::vector<std::string> &names) const {
+    std::vector<size_t> out;
+    for (const auto &n : names)
+      for (size_t i = 0; i < fn.params.size(); ++i)
+        if (F.vars[(size_t)fn.params[i]].name == n) out.push_back(i);
+    if (out.size() != names.size()) out.clear();
+    return out;
+  }
   void checkKeyPowers(const Expr &e, const Function &fn, const std::vector<AVal> &args) {
-    static const KeyUse uses[] = {{"p1305_settle", 9, 0},      {"p1305_step_partial", 7, 0},
-                                  {"p1305_lengths", 5, 0},     {"p1305_short_step", 13, 0},
-                                  {"p1305_absorb", 6, 0},      {"p1305_absorb", 11, 5}};
     static const char *names[] = {"q0", "q1", "q2", "qs1", "qs2", "rl0", "rl1", "rl2", "rls1", "rls2"};
+    Contract ct = contractOf(fn);
+    if (ct.role == "ifma.key_powers") return;  // it makes them
+    std::vector<KeyUse> uses;
+    if (!ct.keys.empty()) uses.push_back({paramIndices(fn, ct.keys), 0});
+    if (!ct.loopKeys.empty()) uses.push_back({paramIndices(fn, ct.loopKeys), 5});
     for (const auto &u : uses) {
-      if (fn.name != u.fn || !collect) continue;
-      Obligation &o = obligation("call-contract", e.loc, fn.name + " receives the key powers p1305_setup made", fn.name);
+      if (!collect) continue;
+      Obligation &o = obligation("call-contract", e.loc, fn.name + " receives the key powers the key setup made", fn.name);
       if (!selected(o)) {
         o.skipped = true;
         continue;
       }
       if (o.res != Res::OK) continue;
       std::string why;
-      if (!haveKeyPowers) why = "no p1305_setup call precedes it on this path";
+      if (u.params.size() != 5) why = "its contract names key-power parameters it does not have";
+      else if (!haveKeyPowers) why = "no key setup (ifma.key_powers) call precedes it on this path";
       for (size_t k = 0; k < 5 && why.empty(); ++k) {
-        size_t ai = u.first + k;
+        size_t ai = u.params[k];
         const auto &want = keyPowers[u.which + k];
         if (ai >= args.size() || args[ai].k != AVal::Vec) {
           why = "argument " + std::to_string(ai + 1) + " is not a vector";
@@ -249,7 +260,7 @@ class BoundsInterp {
           auto got = termAt(args[ai], j);
           if (want[j].second < 0 || got != want[j]) {
             why = "argument " + std::to_string(ai + 1) + " (" + F.vars[(size_t)fn.params[ai]].name + ") lane " +
-                  std::to_string(j) + " is not the " + names[u.which + k] + " p1305_setup returned" +
+                  std::to_string(j) + " is not the " + names[u.which + k] + " the key setup returned" +
                   (want[j].second < 0 ? " (its identity was lost)" : "");
             break;
           }
@@ -1375,7 +1386,7 @@ class BoundsInterp {
         args.push_back(v.isRef ? AVal{} : st.at(slot(ctx, fn.params[i])));
       }
       checkKeyPowers(e, fn, args);
-      if (fn.name == "p1305_state_store" && collect) {
+      if (contractOf(fn).role == "ifma.state_store" && collect) {
         FinalCall sc;
         sc.fn = e.fn;
         sc.loc = e.loc;
@@ -1387,21 +1398,29 @@ class BoundsInterp {
     exec(*fn.body, st);
     Frame done = frames.back();
     frames.pop_back();
-    if (fn.name == "p1305_setup" && fn.params.size() >= 10) {
+    Contract callee = contractOf(fn);
+    std::vector<size_t> made;
+    if (callee.role == "ifma.key_powers") {
+      made = paramIndices(fn, callee.keys);
+      std::vector<size_t> loop = paramIndices(fn, callee.loopKeys);
+      made.insert(made.end(), loop.begin(), loop.end());
+      if (made.size() != 10) error(fn.loc, "the ifma.key_powers contract of '" + fn.name + "' names parameters it does not have");
+    }
+    if (made.size() == 10) {
       if (haveKeyPowers && collect) {
-        Obligation &o = obligation("call-contract", e.loc, "one p1305_setup per path", fn.name);
+        Obligation &o = obligation("call-contract", e.loc, "one key setup (ifma.key_powers) per path", fn.name);
         if (!selected(o)) {
           o.skipped = true;
         } else if (o.res == Res::OK) {
           o.res = Res::FAILED;
-          o.cex = "a second p1305_setup on this path: the helpers after it would MAC with other key powers than the "
+          o.cex = "a second key setup on this path: the helpers after it would MAC with other key powers than the "
                   "ones before it";
           o.context = chainNote();
         }
       }
       keyPowers.clear();
       haveKeyPowers = true;
-      for (size_t i = 0; i < 10; ++i) {
+      for (size_t i : made) {
         auto rit = fr.refs.find(fn.params[i]);
         AVal v = rit == fr.refs.end() ? AVal{} : st.at(rit->second);
         std::vector<std::pair<u128, long long>> t;

@@ -15,9 +15,17 @@ const std::vector<std::string> &contractRoles() {
                                              "aead.seal",        "aead.open",       "bytes.load_partial",
                                              "poly1305.update",  "poly1305.finish", "aead.seal_update",
                                              "aead.open_update", "poly1305.state_load",
-                                             "poly1305.state_store"};
+                                             "poly1305.state_store",
+                                             // the IFMA dialect (the AVX-512 kernels, radix 2^44)
+                                             "ifma.mul", "ifma.wrap", "ifma.carry", "ifma.lane_sum",
+                                             "ifma.key_powers", "ifma.settle", "ifma.load_partial",
+                                             "ifma.step_partial", "ifma.absorb", "ifma.lengths",
+                                             "ifma.short_step", "ifma.lane0", "ifma.state_load",
+                                             "ifma.state_store", "ifma.aead", "chacha20.lanes"};
   return r;
 }
+
+bool isIfmaRole(const std::string &role) { return role.rfind("ifma.", 0) == 0 || role == "chacha20.lanes"; }
 
 bool isStreamRole(const std::string &role) {
   return role == "poly1305.update" || role == "poly1305.finish" || role == "aead.seal_update" ||
@@ -70,8 +78,17 @@ bool parseContract(const std::string &text, SrcLoc at, Contract &c, std::string 
     err = "unknown chapoly-contract role \"" + c.role + "\"";
     return false;
   }
-  if (!strList(j, "acc", c.acc, err) || !strList(j, "s", c.s, err) || !strList(j, "out", c.out, err))
+  if (!strList(j, "acc", c.acc, err) || !strList(j, "s", c.s, err) || !strList(j, "out", c.out, err) ||
+      !strList(j, "keys", c.keys, err) || !strList(j, "loop_keys", c.loopKeys, err))
     return false;
+  if ((!c.keys.empty() && c.keys.size() != 5) || (!c.loopKeys.empty() && c.loopKeys.size() != 5)) {
+    err = "\"keys\" and \"loop_keys\" name five parameters each (q0, q1, q2, qs1, qs2 / rl0, rl1, rl2, rls1, rls2)";
+    return false;
+  }
+  if (c.role == "ifma.key_powers" && (c.keys.empty() || c.loopKeys.empty())) {
+    err = "an ifma.key_powers contract needs \"keys\" and \"loop_keys\" (its ten output parameters)";
+    return false;
+  }
   if (j.contains("key")) {
     if (c.role == "poly1305.blocks") {
       if (!strList(j, "key", c.key, err)) return false;
@@ -212,7 +229,15 @@ bool usesContracts(const File &f) {
     any = any || !fn.contract.empty();
     if (fn.body) walk(*fn.body);
   }
-  return any;
+  return any && !isIfmaDialect(f);
+}
+
+std::string roleOf(const Function &fn) { return contractOf(fn).role; }
+
+bool isIfmaDialect(const File &f) {
+  for (const auto &fn : f.funcs)
+    if (isIfmaRole(roleOf(fn))) return true;
+  return false;
 }
 
 }  // namespace cv

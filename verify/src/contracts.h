@@ -30,6 +30,8 @@ struct Contract {
   std::string src, len, marker;            // bytes.load_partial: source pointer, length, marker byte
   unsigned maxLen = 15;
   unsigned blockBytes = 16, radix = 0;
+  std::vector<std::string> keys, loopKeys; // IFMA dialect: the parameters carrying the lane key powers
+                                           // q0, q1, q2, qs1, qs2 and the loop power rl0 .. rls2
   std::string state, counter;              // streaming kernels: the 24-byte accumulator parameter,
                                            // the first ChaCha20 block counter parameter
   std::string spec;
@@ -54,8 +56,18 @@ Contract contractOf(const Stmt &loop);
 /// Every contract line of the file, checked; errors as "file:line:col: error: ...".
 std::vector<std::string> checkContracts(const File &f);
 
-/// True when the file carries contracts (the scalar dialect): helpers are then known by their
-/// contracts, not by name.
+/// True when the file carries contracts of the mul64 dialect (roles outside the IFMA dialect's):
+/// its helpers and loops are proved by scalar64.cpp and the closed world of proofs.cpp.
 bool usesContracts(const File &f);
+
+/// True when the file's helpers carry the IFMA dialect's roles (`ifma.*`, `chacha20.lanes`; the
+/// AVX-512 kernels): proved by bounds.cpp, poly.cpp and symbolic.cpp, each helper by its role.
+bool isIfmaDialect(const File &f);
+
+/// The role of a function's contract ("" without one).
+std::string roleOf(const Function &fn);
+
+/// True for the roles of the IFMA dialect.
+bool isIfmaRole(const std::string &role);
 
 }  // namespace cv

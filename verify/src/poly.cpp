@@ -1,5 +1,6 @@
 // poly.cpp: the Poly1305 block-step algebra (see poly.h).
 #include "poly.h"
+#include "contracts.h"
 
 #include <z3++.h>
 
@@ -472,7 +473,7 @@ struct Eval {
     bool hasRef = false;
     for (int p : fn.params) hasRef = hasRef || F.vars[(size_t)p].isRef;
     if (!hasRef && fn.ret.kind == Type::Void) return opaqueOf(fn.ret, fn.name);  // keystream helpers: only memory effects
-    if (abstractMul && fn.name == "p1305_mul") return mulContract(e, fn);
+    if (abstractMul && roleOf(fn) == "ifma.mul") return mulContract(e, fn);
     auto ck = std::make_pair(frames.back().ctx, (const void *)&e);
     auto it = ctxIds.find(ck);
     int ctx = it == ctxIds.end() ? (ctxIds[ck] = nextCtx++) : it->second;
@@ -1117,7 +1118,7 @@ BlockStepResult proveBlockStep(const File &f, const Function &fn, const Stmt &lo
       // acc*R + m. Hand-written kernels that settle their own way (tests/verify/samples) may use
       // either, and then c is 0.
       std::string form = "acc*R + m";
-      if (f.findFunc("p1305_settle") < 0) {
+      if (std::none_of(f.funcs.begin(), f.funcs.end(), [](const Function &g) { return roleOf(g) == "ifma.settle"; })) {
         z3::expr alt = (D + M - M * C[0]).simplify(som);
         std::vector<std::pair<std::string, std::vector<std::string>>> am;
         monomials(alt, am);
@@ -1510,7 +1511,7 @@ z3::expr powE(const z3::expr &x, unsigned k, z3::context &c) {
 BlockStepResult proveHelper(const File &f, const Function &fn) {
   BlockStepResult res;
   z3::context c;
-  const std::string &n = fn.name;
+  const std::string n = roleOf(fn);  // proved by its contract's role, never by its name
   auto params = [&](size_t k) {
     if (fn.params.size() == k) return true;
     res.res = Res::FAILED;
@@ -1527,8 +1528,8 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
   // stated for L lanes and read exactly as before for 8.
   const unsigned L = helperLanes(f, fn);
   const std::string Ls = std::to_string(L), L1 = std::to_string(L - 1), GB = std::to_string(16 * L);
-  if (n == "p1305_carry") {
-    res.what = "carry helper p1305_carry: h0 + 2^44 h1 + 2^88 h2 unchanged mod 2^130-5, in every lane";
+  if (n == "ifma.carry") {
+    res.what = "carry helper " + fn.name + ": h0 + 2^44 h1 + 2^88 h2 unchanged mod 2^130-5, in every lane";
     if (!params(3)) return res;
     HelperProof hp(f, fn, c);
     for (size_t i = 0; i < 3; ++i) hp.seed(i, hp.atoms("h" + std::to_string(i)));
@@ -1541,8 +1542,8 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     res.note = "the carries move 2^44 / 2^42 multiples between limbs; 2>0 folds 2^130 as 5";
     return res;
   }
-  if (n == "p1305_hsum") {
-    res.what = "lane sum p1305_hsum: lane 0 = x[0] + ... + x[" + L1 + "], lanes 1.." + L1 + " = 0, exactly";
+  if (n == "ifma.lane_sum") {
+    res.what = "lane sum " + fn.name + ": lane 0 = x[0] + ... + x[" + L1 + "], lanes 1.." + L1 + " = 0, exactly";
     if (!params(1)) return res;
     HelperProof hp(f, fn, c);
     hp.seed(0, hp.atoms("x"));
@@ -1557,8 +1558,8 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     res.note = "no wrap: the interval pass bounds every lane sum";
     return res;
   }
-  if (n == "p1305_lane0") {
-    res.what = "lane read p1305_lane0: the result is lane 0 of x, exactly";
+  if (n == "ifma.lane0") {
+    res.what = "lane read " + fn.name + ": the result is lane 0 of x, exactly";
     if (!params(1)) return res;
     HelperProof hp(f, fn, c);
     hp.seed(0, hp.atoms("x"));
@@ -1569,8 +1570,8 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     if (!hp.problem.empty()) return fail(hp.problem);
     return res;
   }
-  if (n == "p1305_setup") {
-    res.what = "key setup p1305_setup: r = clamp(key[0..15]) (RFC 8439 2.5), lane j of q = r^(" + Ls +
+  if (n == "ifma.key_powers") {
+    res.what = "key setup " + fn.name + ": r = clamp(key[0..15]) (RFC 8439 2.5), lane j of q = r^(" + Ls +
                "-j) and every lane of rl = r^" + Ls + " mod 2^130-5, qs/rls = 20*q/rl, s limbs = key[16..31]";
     if (!params(15)) return res;
     HelperProof hp(f, fn, c);
@@ -1601,8 +1602,8 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     res.note = std::to_string(hp.ev.mulCalls) + " multiplies by their proved contract; every call passes bs = 20*b of its own b";
     return res;
   }
-  if (n == "p1305_settle") {
-    res.what = "settle p1305_settle: lane 0 of h = sum_j acc_j * q_j + hin_0, lanes 1.." + L1 + " = hin_j, mod 2^130-5";
+  if (n == "ifma.settle") {
+    res.what = "settle " + fn.name + ": lane 0 of h = sum_j acc_j * q_j + hin_0, lanes 1.." + L1 + " = hin_j, mod 2^130-5";
     if (!params(14)) return res;
     HelperProof hp(f, fn, c);
     for (size_t i = 0; i < 3; ++i) {
@@ -1622,8 +1623,8 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     res.note = "with q lane j = r^(" + Ls + "-j) (key setup) this is the Horner settle of the " + Ls + " lanes";
     return res;
   }
-  if (n == "p1305_step_partial") {
-    res.what = "partial step p1305_step_partial, nblocks = 1.." + Ls + ": lane 0 of h = sum_{j<n} (h_j + m_j) * q_(j+" +
+  if (n == "ifma.step_partial") {
+    res.what = "partial step " + fn.name + ", nblocks = 1.." + Ls + ": lane 0 of h = sum_{j<n} (h_j + m_j) * q_(j+" +
                Ls + "-n) mod 2^130-5, lanes 1.." + L1 + " = 0";
     if (!params(12)) return res;
     for (unsigned nb = 1; nb <= L; ++nb) {
@@ -1649,8 +1650,8 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     res.note = "with q lane k = r^(" + Ls + "-k): h' = (h + m_0) r^n + m_1 r^(n-1) + ... + m_(n-1) r";
     return res;
   }
-  if (n == "p1305_lengths") {
-    res.what = "length block p1305_lengths: lane 0 of h = (h_0 + aad_len + 2^64 len + 2^128) * q_" + L1 +
+  if (n == "ifma.lengths") {
+    res.what = "length block " + fn.name + ": lane 0 of h = (h_0 + aad_len + 2^64 len + 2^128) * q_" + L1 +
                " mod 2^130-5 (RFC 8439 2.8), lanes 1.." + L1 + " = 0";
     if (!params(10)) return res;
     HelperProof hp(f, fn, c);
@@ -1672,8 +1673,8 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     res.note = "the 64-bit lengths split into 44-bit limbs without loss; q_" + L1 + " = r";
     return res;
   }
-  if (n == "p1305_short_step") {
-    res.what = "one-step short MAC p1305_short_step, every na + nc <= " + L1 + ": lane 0 of h = sum_j A_j q_(j+" + Ls +
+  if (n == "ifma.short_step") {
+    res.what = "one-step short MAC " + fn.name + ", every na + nc <= " + L1 + ": lane 0 of h = sum_j A_j q_(j+" + Ls +
                "-n) + sum_i C_i q_(na+i+" + Ls + "-n) + (aad_len + 2^64 len + 2^128) q_" + L1 +
                " mod 2^130-5, n = na + nc + 1";
     if (!params(18)) return res;
@@ -1717,8 +1718,8 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
                "-k) this is the RFC 8439 2.8 MAC of AAD | ciphertext | lengths";
     return res;
   }
-  if (n == "p1305_load_partial") {
-    res.what = "partial-block loader p1305_load_partial, n = 0.." + GB + ", pad01 = 0/1: lane j = bytes 16j..16j+15 "
+  if (n == "ifma.load_partial") {
+    res.what = "partial-block loader " + fn.name + ", n = 0.." + GB + ", pad01 = 0/1: lane j = bytes 16j..16j+15 "
                "(those < n) little-endian, + 2^128 (zero-padded AEAD block, or a full block) or + 2^(8*(n-16j)) "
                "(the 0x01 byte after a short plain Poly1305 block); 0 past the end; exactly";
     if (!params(6)) return res;

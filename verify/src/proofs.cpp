@@ -1020,7 +1020,8 @@ void proveStateHelpers44(const File &f, const Function &kernel, Prover &prover, 
   const unsigned W = 256;
   for (int fi : reachable(f, kernel)) {
     const Function &fn = f.funcs[(size_t)fi];
-    const bool load = fn.name == "p1305_state_load", store = fn.name == "p1305_state_store";
+    const std::string role = roleOf(fn);
+    const bool load = role == "ifma.state_load", store = role == "ifma.state_store";
     if (!load && !store) continue;
     auto t0 = Clock::now();
     Obligation &o = addObl(kr, f, load ? "state-load" : "state-store", fn.loc, "", fn.name);
@@ -1144,18 +1145,20 @@ bool isNameStreamKernel(const Function &k) {
   return !contractOf(k).present && k.name.rfind("chapoly_k_", 0) == 0 && (ends("_seal_update") || ends("_open_update"));
 }
 
-// The helpers a kernel may reach, by role: a helper the verifier does not know would carry no
-// value proof, so it is a failure, never skipped (a renamed helper fails loudly).
-static bool knownHelper(const std::string &n, const BoundsOptions &opt) {
-  static const std::set<std::string> glue = {
-      // proved by name (mul-helper, key-setup, partial-block, helper)
-      "p1305_mul", "p1305_wrap", "p1305_carry", "p1305_hsum", "p1305_setup", "p1305_settle",
-      "p1305_load_partial", "p1305_step_partial", "p1305_lengths", "p1305_short_step",
+// The helpers a kernel of the IFMA dialect may reach, by their contract's role: a helper without a
+// role this verifier proves would carry no value proof, so it is a failure, never skipped (a helper
+// whose contract line is lost fails loudly; names play no part).
+static bool knownHelper(const Function &fn, const BoundsOptions &opt) {
+  static const std::set<std::string> roles = {
+      // proved by role (mul-helper, key-setup, partial-block, helper, state-load, state-store)
+      "ifma.mul", "ifma.wrap", "ifma.carry", "ifma.lane_sum", "ifma.key_powers", "ifma.settle",
+      "ifma.load_partial", "ifma.step_partial", "ifma.lengths", "ifma.short_step", "ifma.lane0",
+      "ifma.state_load", "ifma.state_store",
       // glue whose loops are proved as block steps and whose calls are checked by contract
-      "p1305_absorb", "p1305_lane0", "aead_short", "aead_bulk",
-      // the streaming state's radix conversions (state-load, state-store) and the streaming glue
-      "p1305_state_load", "p1305_state_store", "aead_stream"};
-  return glue.count(n) || opt.finalReduction.count(n) || n.rfind("chacha20_", 0) == 0;
+      "ifma.absorb", "ifma.aead",
+      // ChaCha20 set-up, rounds and output: the round loops are proved by chacha-round
+      "chacha20.lanes"};
+  return roles.count(roleOf(fn)) > 0 || opt.finalReduction.count(fn.name) > 0;
 }
 
 void proveSemantics(const File &f, const Function &kernel, Prover &prover, const BoundsOptions &opt,
@@ -1183,16 +1186,17 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
       poly = false;
       bool load = false, store = false;
       for (int fi : reachable(f, kernel)) {
-        load = load || f.funcs[(size_t)fi].name == "p1305_state_load";
-        store = store || f.funcs[(size_t)fi].name == "p1305_state_store";
+        load = load || roleOf(f.funcs[(size_t)fi]) == "ifma.state_load";
+        store = store || roleOf(f.funcs[(size_t)fi]) == "ifma.state_store";
       }
       Obligation &o = addObl(kr, f, "state-handover", kernel.loc,
-                             "h enters through p1305_state_load and leaves through p1305_state_store", kernel.name);
+                             "h enters through an ifma.state_load helper and leaves through an ifma.state_store helper",
+                             kernel.name);
       if (!selected(opt, o)) {
         o.skipped = true;
       } else if (!load || !store) {
         o.res = Res::FAILED;
-        o.cex = std::string("the update kernel reaches no ") + (!load ? "p1305_state_load" : "p1305_state_store") +
+        o.cex = std::string("the update kernel reaches no ") + (!load ? "ifma.state_load" : "ifma.state_store") + " helper" +
                 ": h would cross calls unproved";
       }
       proveStateHelpers44(f, kernel, prover, opt, kr);
@@ -1235,7 +1239,7 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
     for (int fi : reachable(f, kernel)) {
       const Function &fn = f.funcs[(size_t)fi];
       if (contracts) break;  // helpers are known by their contracts (closedWorld), not by name
-      if (&fn == &kernel || knownHelper(fn.name, opt)) continue;
+      if (&fn == &kernel || knownHelper(fn, opt)) continue;
       bool boundsOnly = false;
       for (const auto &m : fn.markers) boundsOnly = boundsOnly || m.rfind("chapoly-bounds-only", 0) == 0;
       Obligation &o = addObl(kr, f, "helper", fn.loc, "unknown helper " + fn.name, fn.name);
@@ -1248,9 +1252,9 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
         continue;
       }
       o.res = Res::FAILED;
-      o.cex = "chapoly-verify has no value proof for helper '" + fn.name +
-              "': it knows the emitted helpers by name (verify/src/proofs.cpp, knownHelper); a renamed or new "
-              "helper must get its proof there first";
+      o.cex = "chapoly-verify has no value proof for helper '" + fn.name + "'" +
+              (roleOf(fn).empty() ? std::string(": it has no chapoly-contract line") : ": its role " + roleOf(fn) + " is not one the IFMA dialect proves") +
+              " (verify/src/proofs.cpp, knownHelper; docs/verification.md, \"Contracts\")";
     }
   }
   proveChacha(f, kernel, prover, opt, kr);
@@ -1259,7 +1263,8 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
   (void)prover;
   for (int fi : reachable(f, kernel)) {
     const Function &fn = f.funcs[(size_t)fi];
-    bool mul = fn.name == "p1305_mul", wrap = fn.name == "p1305_wrap";
+    const std::string role = roleOf(fn);
+    bool mul = role == "ifma.mul", wrap = role == "ifma.wrap";
     if (!mul && !wrap) continue;
     auto t0 = Clock::now();
     Obligation &o = addObl(kr, f, "mul-helper", fn.loc, "", fn.name);
@@ -1279,12 +1284,12 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
   for (int fi : reachable(f, kernel)) {
     const Function &fn = f.funcs[(size_t)fi];
     static const std::map<std::string, std::string> kinds = {
-        {"p1305_setup", "key-setup"},     {"p1305_load_partial", "partial-block"},
-        {"p1305_carry", "helper"},        {"p1305_hsum", "helper"},
-        {"p1305_settle", "helper"},       {"p1305_step_partial", "helper"},
-        {"p1305_lengths", "helper"},      {"p1305_short_step", "helper"},
-        {"p1305_lane0", "helper"}};
-    auto k = kinds.find(fn.name);
+        {"ifma.key_powers", "key-setup"}, {"ifma.load_partial", "partial-block"},
+        {"ifma.carry", "helper"},         {"ifma.lane_sum", "helper"},
+        {"ifma.settle", "helper"},        {"ifma.step_partial", "helper"},
+        {"ifma.lengths", "helper"},       {"ifma.short_step", "helper"},
+        {"ifma.lane0", "helper"}};
+    auto k = kinds.find(roleOf(fn));
     if (k == kinds.end()) continue;
     auto t0 = Clock::now();
     Obligation &o = addObl(kr, f, k->second, fn.loc, "", fn.name);

@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -1235,12 +1236,58 @@ struct Avx512 {
 
 }  // namespace
 
+// The contract of each helper (docs/verification.md, "Contracts"): chapoly-verify proves a helper
+// by its role, never by its name. `keys` / `loop_keys` name the parameters that carry the lane
+// key powers q, qs (r^(L-j) in lane j) and the loop power rl, rls (r^L in every lane) that
+// p1305_setup made; the verifier checks every call passes exactly those.
+static std::string avx512_contract(const Function &f, const Spec &s) {
+  static const std::map<std::string, std::string> roles = {
+      {"p1305_mul", "ifma.mul"},
+      {"p1305_wrap", "ifma.wrap"},
+      {"p1305_carry", "ifma.carry"},
+      {"p1305_hsum", "ifma.lane_sum"},
+      {"p1305_setup", "ifma.key_powers"},
+      {"p1305_settle", "ifma.settle"},
+      {"p1305_load_partial", "ifma.load_partial"},
+      {"p1305_step_partial", "ifma.step_partial"},
+      {"p1305_absorb", "ifma.absorb"},
+      {"p1305_lengths", "ifma.lengths"},
+      {"p1305_short_step", "ifma.short_step"},
+      {"p1305_lane0", "ifma.lane0"},
+      {"p1305_final", "poly1305.final"},
+      {"p1305_state_load", "ifma.state_load"},
+      {"p1305_state_store", "ifma.state_store"},
+      {"aead_short", "ifma.aead"},
+      {"aead_bulk", "ifma.aead"},
+      {"aead_stream", "ifma.aead"}};
+  std::string role;
+  if (auto it = roles.find(f.name); it != roles.end()) role = it->second;
+  else if (f.name.rfind("chacha20_", 0) == 0) role = "chacha20.lanes";
+  else throw std::logic_error("avx512: no contract role for helper " + f.name);
+  nlohmann::ordered_json c = {{"role", role}};
+  auto has = [&](const char *p) {
+    return std::any_of(f.params.begin(), f.params.end(), [&](const Param &x) { return x.name == p; });
+  };
+  if (role == "poly1305.final") {
+    c["acc"] = {"h0", "h1", "h2"};
+    c["s"] = {"sk0", "sk1", "sk2"};
+    c["radix"] = s.radix_bits;
+  } else if (role.rfind("ifma.", 0) == 0) {
+    if (has("q0")) c["keys"] = {"q0", "q1", "q2", "qs1", "qs2"};
+    if (has("rl0")) c["loop_keys"] = {"rl0", "rl1", "rl2", "rls1", "rls2"};
+  }
+  return c.dump();
+}
+
 Module build_avx512(const Spec &s, const Derived &d, const json &blocks, const std::vector<std::string> &acc_invariant) {
   Avx512 b(s, d, blocks, acc_invariant);
   Module m;
   m.name = s.name;
   for (auto part : {&Avx512::chacha_x4, &Avx512::chacha_bulk, &Avx512::poly, &Avx512::aead, &Avx512::exported})
-    for (auto &f : (b.*part)()) m.functions.push_back(std::move(f));
+    for (auto &f : (b.*part)()) {
+      if (!f.exported) f.contract = avx512_contract(f, s);
+      m.functions.push_back(std::move(f));
+    }
   return m;
 }
 

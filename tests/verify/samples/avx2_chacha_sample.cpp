@@ -12,6 +12,7 @@
 // spec: sample.toml:1 chacha20.transpose
 // Eight word registers (words w..w+7 of blocks 0..7) -> eight ymm rows, row b = words w..w+7 of
 // block b.
+// chapoly-contract: {"role":"chacha20.lanes"}
 static inline void chacha20_avx2_transpose(__m256i &r0, __m256i &r1, __m256i &r2, __m256i &r3, __m256i &r4,
                                            __m256i &r5, __m256i &r6, __m256i &r7) {
   __m256i t0 = _mm256_unpacklo_epi32(r0, r1);  // blocks 0, 1 | 4, 5 of words w, w+1
