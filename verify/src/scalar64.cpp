@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "contracts.h"
+#include "rvv.h"
 
 namespace cv {
 
@@ -496,7 +497,9 @@ struct Eval {
         // Vector work (a stitched keystream helper's rounds, proved by its chacha-block
         // obligation): vector values are unknown here, and a store forgets all memory.
         if (e.ty.kind == Type::Vec) return V{};
-        if (e.ty.kind == Type::Void && e.name.find("store") != std::string::npos) {
+        // RVV: vsetvl's vl is a value this evaluator does not track (an unknown size_t).
+        if (isRvvSetvl(e.name)) return opaque(e.ty, "vl");
+        if (e.ty.kind == Type::Void && (e.name.find("store") != std::string::npos || isRvvStore(e.name))) {
           havocMemory();
           return V{};
         }

@@ -1,0 +1,29 @@
+// rvv.h: the RISC-V vector (RVV 1.0) part of chapoly-verify: the word-sliced ChaCha20 helpers of
+// the rvv kernels proved lane by lane for a symbolic vl (docs/verification.md, "RVV").
+#pragma once
+
+#include <string>
+
+#include "bounds.h"
+#include "contracts.h"
+#include "ir.h"
+
+namespace cv {
+
+// Names of RVV intrinsics (the table's rows, intrinsics.cpp): any, vsetvl, and the stores.
+inline bool isRvvIntrinsic(const std::string &n) { return n.rfind("__riscv_", 0) == 0; }
+inline bool isRvvSetvl(const std::string &n) { return n.rfind("__riscv_vsetvl_", 0) == 0; }
+inline bool isRvvStore(const std::string &n) { return n.rfind("__riscv_vs", 0) == 0 && n.find("_v_") != std::string::npos; }
+
+// Whether a function calls any RVV intrinsic.
+bool usesRvv(const Function &fn);
+
+// `chacha-block` for a chacha20.block helper whose state is word-sliced in RVV vectors with
+// "blocks": "vl" (emitted/rvv): for every vl the helper's vsetvl may return (1..32 lanes at
+// VLEN <= 1024, and no more than it asked for) and every lane i < vl, the 64 bytes the helper
+// writes at out + 64 i are in[64 i ..] XOR RFC 8439 2.3's block for counter + i, and nothing
+// outside out[0 .. 64 vl) is written (bounds of the strided and unit stores).
+void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, const BoundsOptions &opt,
+                         KernelResult &kr);
+
+}  // namespace cv
