@@ -8,6 +8,7 @@
 //    for the row layout (4 blocks per zmm, one block per 128-bit lane) and the word-sliced layout
 //    (16 blocks, register xk = word k, one block per 32-bit lane).
 #include "proofs.h"
+#include "rvv.h"
 #include "poly.h"
 
 #include <z3++.h>
@@ -718,6 +719,11 @@ static void proveChachaBlockOnce(const File &f, const Function &fn, const Contra
            (blocks > 1 ? ".." + ctrP + "+" + std::to_string(blocks - 1) : "") + ", in " + fn.name;
   if (!selected(opt, o)) {
     o.skipped = true;
+    return;
+  }
+  if (usesRvv(fn)) {  // word-sliced in RVV vectors, "blocks": "vl" (rvv.cpp)
+    proveChachaBlockRvv(f, fn, ct, o);
+    o.ms = msSince(t0);
     return;
   }
   z3::context c;

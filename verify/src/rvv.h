@@ -23,7 +23,7 @@ bool usesRvv(const Function &fn);
 // VLEN <= 1024, and no more than it asked for) and every lane i < vl, the 64 bytes the helper
 // writes at out + 64 i are in[64 i ..] XOR RFC 8439 2.3's block for counter + i, and nothing
 // outside out[0 .. 64 vl) is written (bounds of the strided and unit stores).
-void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, const BoundsOptions &opt,
-                         KernelResult &kr);
+// Fills `o` (kind chacha-block): res, what, cex, note.
+void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, Obligation &o);
 
 }  // namespace cv
