@@ -257,6 +257,8 @@ struct Eval {
 
   V convert(const V &v, const Type &t) {
     if (t.kind == Type::Int || t.kind == Type::Bool) {
+      // A pointer's address as an integer (the RVV helpers' alignment test): an unknown.
+      if (v.k == V::Ptr && t.kind == Type::Int) return opaque(t, "address");
       if (v.k != V::Int) fail({}, "conversion of a non-integer to an integer");
       unsigned w = t.kind == Type::Bool ? 1 : t.bits;
       if (t.kind == Type::Bool) {
