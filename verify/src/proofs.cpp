@@ -1076,6 +1076,12 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
       }
     }
     if (contracts) closedWorld(f, kernel, opt, kr);
+    if (contracts)  // RVV keystream loops: counter and offsets follow the vl (rvv.cpp)
+      proveKeystreamLoopsRvv(f, kernel, [&](SrcLoc l, const std::string &what) -> Obligation * {
+        Obligation &o = addObl(kr, f, "chacha-block", l, what, kernel.name);
+        if (!selected(opt, o)) o.skipped = true;
+        return o.skipped ? nullptr : &o;
+      });
     for (int fi : reachable(f, kernel)) {
       const Function &fn = f.funcs[(size_t)fi];
       if (contracts) break;  // helpers are known by their contracts (closedWorld), not by name

@@ -62,6 +62,18 @@ bool usesRvv(const Function &fn) {
 
 namespace {
 
+// The string field `key` of a contract's JSON text ("" when absent).
+std::string field(const std::string &json, const std::string &key) {
+  size_t k = json.find("\"" + key + "\"");
+  if (k == std::string::npos) return "";
+  size_t colon = json.find(':', k);
+  size_t v = json.find_first_not_of(" \t", colon + 1);
+  if (v == std::string::npos) return "";
+  if (json[v] == '"') return json.substr(v + 1, json.find('"', v + 1) - v - 1);
+  size_t e = json.find_first_of(",}", v);
+  return json.substr(v, e == std::string::npos ? std::string::npos : e - v);
+}
+
 // A value during the lane evaluation.
 struct LV {
   enum K { None, Int, Bool, Vec, Ptr } k = None;
@@ -115,6 +127,16 @@ class LaneEval {
   LV retVal;
   bool returned = false;
   std::map<std::string, z3::func_decl> orig;  // region -> original bytes (bv64 -> bv8)
+  // Kernel mode (keystream loops): calls of "blocks": "vl" helpers are recorded, not inlined, and
+  // a variable read before it is written here is an unknown.
+  bool kernelMode = false;
+  struct KsCall {
+    const Function *fn;
+    LV out, in;
+    z3::expr nb, ctr, ret;
+    SrcLoc loc;
+  };
+  std::vector<KsCall> ksCalls;
 
   [[noreturn]] void fail(SrcLoc l, const std::string &m) {
     err = m;
@@ -278,6 +300,11 @@ class LaneEval {
       if (!moved) break;
     }
     auto it = env.find(v);
+    if (it == env.end() && kernelMode && F.vars[(size_t)v].ty.kind == Type::Int) {
+      const Var &x = F.vars[(size_t)v];
+      env[v] = intV(c.bv_const((x.name + "@?" + std::to_string(fresh++)).c_str(), x.ty.bits), x.ty.bits);
+      return env[v];
+    }
     if (it == env.end()) fail(l, "variable '" + F.vars[(size_t)var].name + "' read before it is written");
     return it->second;
   }
@@ -424,6 +451,10 @@ class LaneEval {
   LV call(const Expr &e) {
     if (e.fn < 0) fail(e.loc, "call of an unknown function");
     const Function &g = F.funcs[(size_t)e.fn];
+    if (kernelMode) {
+      Contract gc = contractOf(g);
+      if (gc.present && gc.role == "chacha20.block" && field(g.contract, "blocks") == "vl") return keystreamCall(e, g);
+    }
     std::map<int, int> alias;
     std::vector<std::pair<int, LV>> vals;
     for (size_t k = 0; k < g.params.size() && k < e.args.size(); ++k) {
@@ -447,6 +478,43 @@ class LaneEval {
     returned = savedRet;
     retVal = savedVal;
     refAlias.pop_back();
+    return r;
+  }
+
+  // A call of a proved "blocks": "vl" keystream helper: its result is what its chacha-block
+  // obligation proves (1 <= vl <= the blocks asked when those are >= 1); its reference arguments
+  // (the stitched accumulator) become unknowns.
+  LV keystreamCall(const Expr &e, const Function &g) {
+    auto arg = [&](const std::string &name) -> const Expr * {
+      for (size_t k = 0; k < g.params.size() && k < e.args.size(); ++k)
+        if (F.vars[(size_t)g.params[k]].name == name) return e.args[k].get();
+      return nullptr;
+    };
+    std::string nbP;
+    for (int pv : g.params) {
+      const Var &v = F.vars[(size_t)pv];
+      if (v.ty.kind == Type::Int && v.ty.bits == 64 && !v.isRef && v.ty.spelling.find("size_t") != std::string::npos) {
+        nbP = v.name;
+        break;
+      }
+    }
+    std::string o = field(g.contract, "out"), in = field(g.contract, "in"), ct = field(g.contract, "counter");
+    const Expr *eo = arg(o.empty() ? "out" : o), *ei = arg(in.empty() ? "in" : in), *ec = arg(ct.empty() ? "counter" : ct),
+               *en = arg(nbP);
+    if (!eo || !ei || !ec || !en) fail(e.loc, "call of " + g.name + " whose out, in, counter or block-count argument is not found");
+    KsCall kc{&g, eval(*eo), eval(*ei), asInt(eval(*en), 64, e.loc), asInt(eval(*ec), 32, e.loc),
+              c.bv_const(("ret#" + std::to_string(fresh++)).c_str(), 64), e.loc};
+    pathCond.push_back(z3::ule(kc.ret, kc.nb));
+    pathCond.push_back(z3::implies(z3::uge(kc.nb, c.bv_val(1, 64)), z3::uge(kc.ret, c.bv_val(1, 64))));
+    for (size_t k = 0; k < g.params.size() && k < e.args.size(); ++k)
+      if (F.vars[(size_t)g.params[k]].isRef) {
+        const Expr *a = e.args[k].get();
+        while (a->kind == Expr::Cast) a = a->args[0].get();
+        if (a->kind == Expr::Var)
+          setVar(a->var, intV(c.bv_const(("ref#" + std::to_string(fresh++)).c_str(), a->ty.bits ? a->ty.bits : 64), a->ty.bits ? a->ty.bits : 64));
+      }
+    ksCalls.push_back(kc);
+    LV r = intV(kc.ret, 64);
     return r;
   }
 
@@ -850,18 +918,6 @@ unsigned dagSize(const z3::expr &e, std::set<unsigned> &seen) {
   return n;
 }
 
-// The string field `key` of a contract's JSON text ("" when absent).
-std::string field(const std::string &json, const std::string &key) {
-  size_t k = json.find("\"" + key + "\"");
-  if (k == std::string::npos) return "";
-  size_t colon = json.find(':', k);
-  size_t v = json.find_first_not_of(" \t", colon + 1);
-  if (v == std::string::npos) return "";
-  if (json[v] == '"') return json.substr(v + 1, json.find('"', v + 1) - v - 1);
-  size_t e = json.find_first_of(",}", v);
-  return json.substr(v, e == std::string::npos ? std::string::npos : e - v);
-}
-
 }  // namespace
 
 void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, Obligation &o) {
@@ -1062,6 +1118,194 @@ void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, 
            std::to_string(queries) + " queries; vl <= 32, vl <= blocks asked, every store inside " + outP + "[0, 64 vl)" +
            (mapped ? "; the strip-mined xor loop proved a map over [0, 64 vl)" : "") +
            "; output bytes with the RFC round outputs abstracted: at most " + std::to_string(maxDag) + " term nodes";
+}
+
+// ---- keystream loops ----
+
+namespace {
+
+void loopsOf(const Stmt &s, std::vector<const Stmt *> &out) {
+  if (s.kind == Stmt::For || s.kind == Stmt::While || s.kind == Stmt::DoWhile) out.push_back(&s);
+  for (const StmtP *ch : {&s.init, &s.then, &s.els})
+    if (*ch) loopsOf(**ch, out);
+  for (const auto &b : s.body)
+    if (b) loopsOf(*b, out);
+}
+
+// The keystream helper a loop body calls directly (not inside an inner loop), if any.
+const Expr *vlKeystreamCall(const File &f, const Stmt &s) {
+  const Expr *found = nullptr;
+  std::function<void(const Expr &)> ex = [&](const Expr &e) {
+    if (e.kind == Expr::Call && e.fn >= 0) {
+      const Function &g = f.funcs[(size_t)e.fn];
+      Contract gc = contractOf(g);
+      if (gc.present && gc.role == "chacha20.block" && field(g.contract, "blocks") == "vl") found = &e;
+    }
+    for (const auto &a : e.args)
+      if (a) ex(*a);
+  };
+  std::function<void(const Stmt &)> st = [&](const Stmt &x) {
+    if (x.kind == Stmt::For || x.kind == Stmt::While || x.kind == Stmt::DoWhile) return;
+    if (x.e) ex(*x.e);
+    for (const StmtP *ch : {&x.then, &x.els})
+      if (*ch) st(**ch);
+    for (const auto &b : x.body)
+      if (b) st(*b);
+  };
+  if (s.then) st(*s.then);
+  return found;
+}
+
+// The initialiser of variable `var` in `body` (nullptr if it has none or is not declared there).
+const Expr *declInit(const Stmt &body, int var) {
+  const Expr *r = nullptr;
+  std::function<void(const Stmt &)> st = [&](const Stmt &x) {
+    if (x.kind == Stmt::Decl && x.var == var) r = x.e.get();
+    for (const StmtP *ch : {&x.init, &x.then, &x.els})
+      if (*ch) st(**ch);
+    for (const auto &b : x.body)
+      if (b) st(*b);
+  };
+  st(body);
+  return r;
+}
+
+}  // namespace
+
+void proveKeystreamLoopsRvv(const File &f, const Function &kernel, const std::function<Obligation *(SrcLoc, const std::string &)> &add) {
+  std::vector<const Stmt *> loops;
+  if (kernel.body) loopsOf(*kernel.body, loops);
+  Contract kc = contractOf(kernel);
+  for (const Stmt *lp : loops) {
+    const Expr *call = vlKeystreamCall(f, *lp);
+    if (!call) continue;
+    const Function &g = f.funcs[(size_t)call->fn];
+    Obligation *o = add(lp->loc, "keystream loop of " + g.name + ": each iteration xors the vl blocks " + g.name +
+                                     " returns at out + off, then off += 64 vl and the block counter += vl");
+    if (!o) continue;
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<bool> choices;
+    unsigned paths = 0;
+    std::string offName, ctrName;
+    for (int guard = 0; guard < 16 && o->res == Res::OK; ++guard) {
+      z3::context c;
+      LaneEval ev(f, c, kernel, false, "", "", choices);
+      ev.kernelMode = true;
+      std::map<int, z3::expr> head;
+      try {
+        ev.bindParams();
+        // Head of an arbitrary iteration: every variable the loop writes is an unknown.
+        std::set<int> out, decl;
+        bool stores = false;
+        ev.assigned(*lp, out, decl, stores);
+        for (int v : out) {
+          const Var &x = f.vars[(size_t)v];
+          if (decl.count(v) || x.ty.kind != Type::Int) continue;
+          z3::expr h = c.bv_const((x.name + "@head").c_str(), x.ty.bits);
+          ev.env[v] = ev.intV(h, x.ty.bits);
+          head.emplace(v, h);
+        }
+        if (lp->e) ev.pathCond.push_back(ev.asBool(ev.eval(*lp->e), lp->loc));
+        ev.exec(*lp->then);
+        if (lp->inc) ev.eval(*lp->inc);
+      } catch (Stop &) {
+        o->res = Res::FAILED;
+        o->cex = "cannot evaluate the loop body: " + ev.err + " (line " + std::to_string(ev.errLoc.line) + ")";
+        break;
+      }
+      ++paths;
+      auto fail = [&](const std::string &why) {
+        o->res = Res::FAILED;
+        o->cex = why + " (path " + std::to_string(paths) + ")";
+      };
+      if (ev.ksCalls.size() != 1) {
+        fail("the loop body calls " + g.name + " " + std::to_string(ev.ksCalls.size()) + " times");
+        break;
+      }
+      const auto &k = ev.ksCalls[0];
+      if (k.out.k != LV::Ptr || k.in.k != LV::Ptr) {
+        fail("the out/in arguments of " + g.name + " are not pointers");
+        break;
+      }
+      // The byte offset: out's offset must be one loop variable's head value, and in's the same.
+      int offVar = -1;
+      for (auto &[v, h] : head)
+        if (z3::eq(k.out.e->simplify(), h)) offVar = v;
+      if (offVar < 0) {
+        fail("the output of " + g.name + " is not at its base plus a loop-carried byte offset");
+        break;
+      }
+      offName = f.vars[(size_t)offVar].name;
+      std::vector<z3::expr> hyp = ev.pathCond;
+      std::string cex;
+      std::vector<std::pair<std::string, z3::expr>> shown = {{offName, head.at(offVar)}, {"vl", k.ret}, {"blocks asked", k.nb}};
+      auto holds = [&](const z3::expr &claim, const std::string &why) {
+        Res r = solve(c, hyp, claim, 20000, cex, shown);
+        if (r != Res::OK) {
+          o->res = r;
+          o->cex = why + " (path " + std::to_string(paths) + "): " + cex;
+          return false;
+        }
+        return true;
+      };
+      if (!holds(*k.in.e == *k.out.e, "the input of " + g.name + " is not at the same offset as its output")) break;
+      // The blocks asked for lie inside the message: 64 nb <= len - off.
+      z3::expr len = c.bv_const("len", 64);
+      bool haveLen = false;
+      for (int pv : kernel.params)
+        if (f.vars[(size_t)pv].name == "len") haveLen = true;
+      if (!haveLen) {
+        fail(kernel.name + " has no len parameter");
+        break;
+      }
+      // Inductive: off <= len at the head (0 on entry) gives the blocks asked inside len and
+      // off <= len again at the end.
+      hyp.push_back(z3::ule(head.at(offVar), len));
+      if (!holds(z3::ule(k.nb, z3::udiv(len - head.at(offVar), c.bv_val(64, 64))), "the blocks " + g.name + " is asked for may run past len"))
+        break;
+      int ctrVar = -1;
+      for (auto &[v, h] : head)
+        if (h.get_sort().bv_size() == 32 && z3::eq(k.ctr.simplify(), h)) ctrVar = v;
+      if (ctrVar < 0) {
+        fail("the block counter passed to " + g.name + " is not a loop-carried 32-bit counter");
+        break;
+      }
+      ctrName = f.vars[(size_t)ctrVar].name;
+      z3::expr offEnd = ev.asInt(ev.env.at(offVar), 64, lp->loc), ctrEnd = ev.asInt(ev.env.at(ctrVar), 32, lp->loc);
+      if (!holds(offEnd == head.at(offVar) + k.ret * c.bv_val(64, 64), offName + " does not move on by 64 * the vl " + g.name + " returned")) break;
+      if (!holds(ctrEnd == head.at(ctrVar) + k.ret.extract(31, 0), "the block counter " + ctrName + " does not advance by the vl " + g.name + " returned")) break;
+      if (!holds(z3::ule(offEnd, len), offName + " may pass len at the end of an iteration")) break;
+      // Entry: off = 0; the counter starts at 1 (AEAD, RFC 8439 2.8) or is the kernel's counter.
+      const Expr *oi = declInit(*kernel.body, offVar);
+      if (!(oi && oi->kind == Expr::Const && oi->value == 0)) {
+        fail(offName + " does not start at 0");
+        break;
+      }
+      const Var &cvv = f.vars[(size_t)ctrVar];
+      bool aead = kc.present && (kc.role == "aead.seal" || kc.role == "aead.open");
+      if (aead) {
+        const Expr *ci = declInit(*kernel.body, ctrVar);
+        if (!(ci && ci->kind == Expr::Const && ci->value == 1)) {
+          fail("the AEAD keystream counter " + ctrName + " does not start at 1 (RFC 8439 2.8: block 0 is the one-time key)");
+          break;
+        }
+      } else if (!cvv.isParam) {
+        fail("the keystream counter " + ctrName + " is not the kernel's counter parameter");
+        break;
+      }
+      std::vector<bool> cur = ev.choices;
+      cur.resize(ev.nextChoice);
+      while (!cur.empty() && cur.back()) cur.pop_back();
+      if (cur.empty()) break;
+      cur.back() = true;
+      choices = cur;
+    }
+    if (o->res == Res::OK)
+      o->note = std::to_string(paths) + " path(s); block b of the stream at byte 64 b of the message has counter " +
+                (kc.role == "aead.seal" || kc.role == "aead.open" ? std::string("1") : std::string("counter")) + " + b (" + offName +
+                " from 0 by 64 vl, " + ctrName + " by vl)";
+    o->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  }
 }
 
 }  // namespace cv

@@ -2,6 +2,7 @@
 // the rvv kernels proved lane by lane for a symbolic vl (docs/verification.md, "RVV").
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "bounds.h"
@@ -25,5 +26,13 @@ bool usesRvv(const Function &fn);
 // outside out[0 .. 64 vl) is written (bounds of the strided and unit stores).
 // Fills `o` (kind chacha-block): res, what, cex, note.
 void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, Obligation &o);
+
+// chacha-block for the kernel's keystream loops (a loop calling a "blocks": "vl" helper): the
+// helper's output and input are at the same loop-carried byte offset off (0 on entry), the blocks
+// asked for lie inside len, and each iteration moves off by 64 vl and the block counter by vl (1
+// on entry for the AEAD kernels, the kernel's counter otherwise), vl the helper's result. `add`
+// creates the obligation (nullptr: not selected).
+void proveKeystreamLoopsRvv(const File &f, const Function &kernel,
+                            const std::function<Obligation *(SrcLoc, const std::string &)> &add);
 
 }  // namespace cv
