@@ -118,6 +118,18 @@ class LaneEval {
   std::vector<z3::expr> pathCond;  // path condition and vsetvl assumptions
   std::vector<z3::expr> vlAssume;  // per vsetvl: its assumptions (also in pathCond)
   std::vector<std::pair<z3::expr, z3::expr>> setvls;  // (vl, AVL)
+  std::vector<const Intrinsic *> setvlRows;           // their table rows (SEW, LMUL)
+  // VLEN: one unknown per run, 128..1024 (a power of two); VLMAX for SEW/LMUL.
+  z3::expr vlen() {
+    z3::expr v = c.bv_const("VLEN", 64);
+    if (!vlenAssumed) {
+      vlenAssumed = true;
+      pathCond.push_back(v == c.bv_val(128, 64) || v == c.bv_val(256, 64) || v == c.bv_val(512, 64) || v == c.bv_val(1024, 64));
+    }
+    return v;
+  }
+  bool vlenAssumed = false;
+  z3::expr vlmax(unsigned sew, unsigned lmul) { return z3::udiv(vlen() * c.bv_val(lmul, 64), c.bv_val(sew, 64)); }
   std::vector<StoreRec> stores;
   std::string err;
   SrcLoc errLoc;
@@ -135,6 +147,8 @@ class LaneEval {
     LV out, in;
     z3::expr nb, ctr, ret;
     SrcLoc loc;
+    LV mac;                       // stitched Poly1305 ("mac" in the contract): its message
+    std::shared_ptr<z3::expr> nmac;  // and its block count
   };
   std::vector<KsCall> ksCalls;
 
@@ -196,6 +210,7 @@ class LaneEval {
   // run left it; resolve() replaces it once the offset is known (after the claim's substitutions).
   std::map<std::string, std::pair<std::string, size_t>> memDecls;  // decl name -> (region, stores)
   z3::expr readByte(const std::string &r, const z3::expr &off) {
+    if (!recordRegion.empty() && r == recordRegion) recorded.push_back(off);
     std::string name = "mem:" + r + ":" + std::to_string(stores.size());
     memDecls.emplace(name, std::make_pair(r, stores.size()));
     return c.function(name.c_str(), c.bv_sort(64), c.bv_sort(8))(off);
@@ -481,6 +496,26 @@ class LaneEval {
     return r;
   }
 
+  // The (first) vsetvl row a helper uses.
+  const Intrinsic *helperSetvl(const Function &g) {
+    const Intrinsic *r = nullptr;
+    std::function<void(const Expr &)> ex = [&](const Expr &e) {
+      if (!r && e.kind == Expr::Intrin && isRvvSetvl(e.name)) r = findIntrinsic(e.name);
+      for (const auto &a : e.args)
+        if (a) ex(*a);
+    };
+    std::function<void(const Stmt &)> st = [&](const Stmt &x) {
+      if (x.e) ex(*x.e);
+      if (x.inc) ex(*x.inc);
+      for (const StmtP *ch : {&x.init, &x.then, &x.els})
+        if (*ch) st(**ch);
+      for (const auto &b : x.body)
+        if (b) st(*b);
+    };
+    if (g.body) st(*g.body);
+    return r;
+  }
+
   // A call of a proved "blocks": "vl" keystream helper: its result is what its chacha-block
   // obligation proves (1 <= vl <= the blocks asked when those are >= 1); its reference arguments
   // (the stitched accumulator) become unknowns.
@@ -506,6 +541,9 @@ class LaneEval {
               c.bv_const(("ret#" + std::to_string(fresh++)).c_str(), 64), e.loc};
     pathCond.push_back(z3::ule(kc.ret, kc.nb));
     pathCond.push_back(z3::implies(z3::uge(kc.nb, c.bv_val(1, 64)), z3::uge(kc.ret, c.bv_val(1, 64))));
+    pathCond.push_back(z3::ule(kc.ret, c.bv_val(32, 64)));
+    if (const Intrinsic *row = helperSetvl(g))
+      pathCond.push_back(z3::implies(z3::ule(kc.nb, c.bv_val(32, 64)) && z3::ule(kc.nb, vlmax(row->laneBits, row->lmul)), kc.ret == kc.nb));
     for (size_t k = 0; k < g.params.size() && k < e.args.size(); ++k)
       if (F.vars[(size_t)g.params[k]].isRef) {
         const Expr *a = e.args[k].get();
@@ -513,6 +551,15 @@ class LaneEval {
         if (a->kind == Expr::Var)
           setVar(a->var, intV(c.bv_const(("ref#" + std::to_string(fresh++)).c_str(), a->ty.bits ? a->ty.bits : 64), a->ty.bits ? a->ty.bits : 64));
       }
+    size_t mp = g.contract.find("\"mac\":{");
+    if (mp != std::string::npos) {
+      std::string sub = g.contract.substr(mp + 6);
+      const Expr *em = arg(field(sub, "msg")), *eb = arg(field(sub, "blocks"));
+      if (em && eb) {
+        kc.mac = eval(*em);
+        kc.nmac = std::make_shared<z3::expr>(asInt(eval(*eb), 64, e.loc));
+      }
+    }
     ksCalls.push_back(kc);
     LV r = intV(kc.ret, 64);
     return r;
@@ -544,11 +591,16 @@ class LaneEval {
     if (in->cls == Cls::SetVL) {
       z3::expr avl = asInt(eval(*ax[0]), 64, e.loc);
       z3::expr vl = c.bv_const(("vl" + std::to_string(setvls.size())).c_str(), 64);
-      uint64_t cap = rvvVlmax(kRvvVlenMax, sew, in->lmul);
-      std::vector<z3::expr> as = {(avl == c.bv_val(0, 64)) == (vl == c.bv_val(0, 64)), z3::ule(vl, avl),
-                                  z3::ule(vl, c.bv_val(cap, 64))};
+      // The row's relation (RVV 1.0 section 6.3, tested under QEMU) at VLMAX = VLEN * LMUL / SEW,
+      // one VLEN for the whole run, any of 128, 256, 512, 1024.
+      z3::expr vm = vlmax(sew, in->lmul);
+      std::vector<z3::expr> as = {z3::implies(z3::ule(avl, vm), vl == avl),
+                                  z3::implies(z3::uge(avl, vm * c.bv_val(2, 64)), vl == vm),
+                                  z3::implies(z3::ugt(avl, vm) && z3::ult(avl, vm * c.bv_val(2, 64)),
+                                              z3::uge(vl, z3::lshr(avl + c.bv_val(1, 64), c.bv_val(1, 64))) && z3::ule(vl, vm))};
       for (auto &a : as) pathCond.push_back(a);
       setvls.push_back({vl, avl});
+      setvlRows.push_back(in);
       return intV(vl, 64);
     }
     // The VL argument (last) bounds the lanes; the lane evaluated is i < that vl (checked below).
@@ -634,6 +686,47 @@ class LaneEval {
     SrcLoc loc;
   };
   std::vector<LoadRec> loads;
+
+  // ---- segment mode (a stitched helper's Poly1305 loops, proveMacLoopRvv) ----
+  // Each poly1305.blocks loop `for (k = A; k < B; ++k)` absorbs blocks [E, E + 16 (B - A)) of its
+  // message, E the offset its first iteration reads (its block-step obligation proves one block
+  // per iteration, the next 16 bytes on).
+  bool segMode = false;
+  struct Segment {
+    z3::expr a, b, e;
+    std::string region;
+    SrcLoc loc;
+  };
+  std::vector<Segment> segments;
+  std::string recordRegion;
+  std::vector<z3::expr> recorded;
+  void segment(const Stmt &s, const Contract &ct) {
+    if (s.kind != Stmt::For || !s.init || !s.e || !s.inc || s.e->kind != Expr::Bin || s.e->name != "<" ||
+        s.e->args[0]->kind != Expr::Var)
+      fail(s.loc, "a Poly1305 loop that is not `for (k = A; k < B; ++k)`");
+    const Expr &inc = *s.inc;
+    if (!(inc.kind == Expr::IncDec && inc.name.find("++") != std::string::npos && inc.args[0]->kind == Expr::Var &&
+          inc.args[0]->var == s.e->args[0]->var))
+      fail(s.loc, "a Poly1305 loop whose counter does not step by one");
+    auto saved = env;
+    exec(*s.init);
+    int kv = s.e->args[0]->var;
+    z3::expr A = asInt(slot(kv, s.loc), 64, s.loc), B = asInt(eval(*s.e->args[1]), 64, s.loc);
+    LV msg = slot(varNamed(ct.msg, s.loc), s.loc);
+    if (msg.k != LV::Ptr) fail(s.loc, "the Poly1305 loop's message " + ct.msg + " is not a pointer");
+    recordRegion = msg.region;
+    recorded.clear();
+    exec(*s.then);
+    recordRegion.clear();
+    if (recorded.empty()) fail(s.loc, "the Poly1305 loop reads no byte of " + ct.msg);
+    segments.push_back({A, B, recorded[0], msg.region, s.loc});
+    env = saved;
+  }
+  int varNamed(const std::string &n, SrcLoc l) {
+    for (const auto &[id, v] : env)
+      if (F.vars[(size_t)id].name == n) return id;
+    fail(l, "no variable " + n);
+  }
 
   // ---- statements ----
   void exec(const Stmt &s) {
@@ -742,6 +835,7 @@ class LaneEval {
       std::set<int> out, decl;
       bool st = false;
       assigned(s, out, decl, st);
+      if (segMode) segment(s, ct);
       if (st) fail(s.loc, "the Poly1305 loop stores to memory or runs vector code: it is not independent of the keystream");
       for (int v : out) {
         if (decl.count(v)) continue;
@@ -778,6 +872,7 @@ class LaneEval {
     z3::expr N = asInt(eval(*cnd.args[1]), 64, s.loc);
     if (!asInt(o0, 64, s.loc).simplify().is_numeral() || asInt(o0, 64, s.loc).simplify().get_numeral_uint64() != 0)
       fail(s.loc, "strip-mined loop whose index does not start at 0");
+    vlen();  // (the VLEN assumption stays when the iteration's conditions are dropped below)
     z3::expr oh = c.bv_const(("o#" + std::to_string(fresh++)).c_str(), 64);
     z3::expr e = c.bv_const(("e#" + std::to_string(fresh++)).c_str(), 64);
     env[ov] = intV(oh, 64);
@@ -993,6 +1088,19 @@ void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, 
       if (!check(z3::ule(ret, nb0), "the helper may return more blocks than it was asked for (" + nbP + ")")) return;
       if (!check(z3::implies(z3::uge(nb0, c.bv_val(1, 64)), z3::uge(ret, c.bv_val(1, 64))), "the helper may return 0 blocks when asked for some")) return;
       if (!check(z3::ule(ret, c.bv_val(32, 64)), "the helper may compute more than 32 blocks (its keystream buffer and the callers' limit)")) return;
+      // (RVV: vsetvl gives exactly the AVL when it fits VLMAX, so a caller that asks for at most
+      // VLMAX blocks of the same SEW/LMUL, and at most 32, gets exactly those.)
+      if (ev.setvlRows.empty()) {
+        o.res = Res::FAILED;
+        o.cex = fn.name + " has no vsetvl";
+        return;
+      }
+      {
+        z3::expr vm = ev.vlmax(ev.setvlRows[0]->laneBits, ev.setvlRows[0]->lmul);
+        hyp = ev.pathCond;
+        if (!check(z3::implies(z3::ule(nb0, c.bv_val(32, 64)) && z3::ule(nb0, vm), ret == nb0),
+                   "the helper may return fewer blocks than asked although they fit VLMAX and 32")) return;
+      }
       // The lane evaluated is a lane every vector operation computes: i < vl = every op's vl.
       hyp.push_back(z3::ult(i, ret));
       for (size_t k = 0; k < ev.activeVls.size(); ++k)
@@ -1306,6 +1414,280 @@ void proveKeystreamLoopsRvv(const File &f, const Function &kernel, const std::fu
                 " from 0 by 64 vl, " + ctrName + " by vl)";
     o->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
+}
+
+// ---- Poly1305 loops that absorb a variable number of blocks per iteration ----
+
+namespace {
+
+// The stitched helper's Poly1305 loops absorb, in order, consecutive runs of blocks that together
+// are exactly its nmac blocks at mac (for nmac <= 128, every path). Proved once per helper.
+bool proveMacSegments(const File &f, const Function &g, std::string &cex, std::string &note) {
+  static std::map<const Function *, std::pair<bool, std::pair<std::string, std::string>>> done;
+  if (auto it = done.find(&g); it != done.end()) {
+    cex = it->second.second.first;
+    note = it->second.second.second;
+    return it->second.first;
+  }
+  size_t mp = g.contract.find("\"mac\":{");
+  std::string sub = mp == std::string::npos ? "" : g.contract.substr(mp + 6);
+  std::string macP = field(sub, "msg"), nP = field(sub, "blocks");
+  bool ok = true;
+  unsigned paths = 0, segs = 0;
+  if (macP.empty() || nP.empty()) {
+    ok = false;
+    cex = g.name + ": the mac contract names no msg or blocks parameter";
+  }
+  std::vector<bool> choices;
+  for (int guard = 0; ok && guard < 64; ++guard) {
+    z3::context c;
+    LaneEval ev(f, c, g, false, "", "", choices);
+    ev.segMode = true;
+    try {
+      ev.bindParams();
+      ev.exec(*g.body);
+    } catch (Stop &) {
+      ok = false;
+      cex = "cannot evaluate " + g.name + ": " + ev.err + " (line " + std::to_string(ev.errLoc.line) + ")";
+      break;
+    }
+    ++paths;
+    z3::expr n = c.bv_const(nP.c_str(), 64);
+    std::vector<z3::expr> hyp = ev.pathCond;
+    hyp.push_back(z3::ule(n, c.bv_val(128, 64)));
+    std::vector<std::pair<std::string, z3::expr>> shown = {{nP, n}};
+    auto holds = [&](const z3::expr &claim, const std::string &why) {
+      std::string cx;
+      Res r = solve(c, hyp, claim, 20000, cx, shown);
+      if (r != Res::OK) cex = why + " (path " + std::to_string(paths) + "): " + cx;
+      return r == Res::OK;
+    };
+    if (ev.segments.empty()) {
+      ok = false;
+      cex = g.name + " has no Poly1305 loop";
+      break;
+    }
+    z3::expr at = c.bv_val(0, 64), total = c.bv_val(0, 64);
+    for (size_t j = 0; j < ev.segments.size() && ok; ++j) {
+      const auto &sg = ev.segments[j];
+      std::string where = "the Poly1305 loop at line " + std::to_string(sg.loc.line);
+      if (sg.region != macP) {
+        ok = false;
+        cex = where + " reads " + sg.region + ", not " + macP;
+        break;
+      }
+      ok = holds(z3::ule(sg.a, sg.b), where + " may start past its end (a negative block count)") &&
+           holds(sg.e == at, where + " does not start where the previous one ended (block " + std::to_string(j) + " of the run)");
+      at = at + (sg.b - sg.a) * c.bv_val(16, 64);
+      total = total + (sg.b - sg.a);
+    }
+    if (ok) ok = holds(total == n, "the Poly1305 loops of " + g.name + " do not absorb exactly " + nP + " blocks");
+    segs = (unsigned)ev.segments.size();
+    if (!ok) break;
+    std::vector<bool> cur = ev.choices;
+    cur.resize(ev.nextChoice);
+    while (!cur.empty() && cur.back()) cur.pop_back();
+    if (cur.empty()) break;
+    cur.back() = true;
+    choices = cur;
+  }
+  if (ok)
+    note = g.name + "'s " + std::to_string(segs) + " Poly1305 loops absorb consecutive runs that are exactly its " + nP +
+           " blocks at " + macP + " (" + nP + " <= 128, " + std::to_string(paths) + " paths)";
+  done[&g] = {ok, {cex, note}};
+  return ok;
+}
+
+void probeAssigned(const File &f, const Function &fn, const Stmt &s, std::set<int> &out, std::set<int> &decl, bool &st) {
+  z3::context c0;
+  LaneEval probe(f, c0, fn, false, "", "", {});
+  probe.assigned(s, out, decl, st);
+}
+
+// Variables a statement list assigns directly (not through calls).
+void directAssigns(const Stmt &s, std::set<int> &out) {
+  std::function<void(const Expr &)> ex = [&](const Expr &e) {
+    if ((e.kind == Expr::Assign || e.kind == Expr::IncDec) && e.args[0] && e.args[0]->kind == Expr::Var) out.insert(e.args[0]->var);
+    for (const auto &a : e.args)
+      if (a) ex(*a);
+  };
+  if (s.e) ex(*s.e);
+  if (s.inc) ex(*s.inc);
+  for (const StmtP *ch : {&s.init, &s.then, &s.els})
+    if (*ch) directAssigns(**ch, out);
+  for (const auto &b : s.body)
+    if (b) directAssigns(*b, out);
+}
+
+// The block that directly holds `target`, and its index there.
+bool enclosing(const Stmt &s, const Stmt *target, const Stmt *&block, size_t &idx) {
+  for (size_t k = 0; k < s.body.size(); ++k)
+    if (s.body[k].get() == target) {
+      block = &s;
+      idx = k;
+      return true;
+    }
+  for (const StmtP *ch : {&s.init, &s.then, &s.els})
+    if (*ch && enclosing(**ch, target, block, idx)) return true;
+  for (const auto &b : s.body)
+    if (b && enclosing(*b, target, block, idx)) return true;
+  return false;
+}
+
+}  // namespace
+
+bool hasVariableMacCall(const File &f, const Stmt &loop) {
+  const Expr *call = vlKeystreamCall(f, loop);
+  return call && f.funcs[(size_t)call->fn].contract.find("\"mac\":{") != std::string::npos;
+}
+
+bool proveMacLoopRvv(const File &f, const Function &kernel, const Stmt &loop, const Contract &ct, std::string &cex,
+                     std::string &note) {
+  const Expr *call = vlKeystreamCall(f, loop);
+  if (!call) {
+    cex = "the loop calls no stitched keystream helper";
+    return false;
+  }
+  const Function &g = f.funcs[(size_t)call->fn];
+  std::string segNote;
+  if (!proveMacSegments(f, g, cex, segNote)) return false;
+  size_t mp = g.contract.find("\"mac\":{");
+  std::string sub = g.contract.substr(mp + 6);
+  std::string macP = field(sub, "msg");
+  const Expr *macArg = nullptr;
+  for (size_t k = 0; k < g.params.size() && k < call->args.size(); ++k)
+    if (f.vars[(size_t)g.params[k]].name == macP) macArg = call->args[k].get();
+  if (!macArg) {
+    cex = "the call of " + g.name + " has no " + macP + " argument";
+    return false;
+  }
+  // Nothing but the helper changes the accumulator in the loop body.
+  {
+    std::set<int> direct;
+    directAssigns(*loop.then, direct);
+    for (int v : direct)
+      for (const auto &a : ct.acc)
+        if (f.vars[(size_t)v].name == a) {
+          cex = "the loop body assigns " + a + " outside " + g.name;
+          return false;
+        }
+  }
+  // Candidate invariants of the loop-carried byte counts: v % 64 == 0 and v <= 2048, for those
+  // declared with such a constant right before the loop (nothing in between assigns them); kept
+  // when every iteration preserves them (checked below, dropped otherwise).
+  const Stmt *blk = nullptr;
+  size_t li = 0;
+  enclosing(*kernel.body, &loop, blk, li);
+  std::set<int> carried, declIn;
+  bool st = false;
+  {
+    z3::context c0;
+    LaneEval probe(f, c0, kernel, false, "", "", {});
+    probe.assigned(loop, carried, declIn, st);
+  }
+  struct Cand {
+    int var;
+    int kind;  // 0: % 64 == 0, 1: <= 2048
+  };
+  std::vector<Cand> cands;
+  if (blk)
+    for (int v : carried) {
+      const Var &x = f.vars[(size_t)v];
+      if (declIn.count(v) || x.ty.kind != Type::Int || x.ty.bits != 64) continue;
+      const Expr *init = nullptr;
+      bool clean = false;
+      for (size_t k = 0; k < li; ++k) {
+        const Stmt &b = *blk->body[k];
+        if (b.kind == Stmt::Decl && b.var == v) {
+          init = b.e.get();
+          clean = true;
+          continue;
+        }
+        if (!clean) continue;
+        std::set<int> o2, d2;
+        bool s2 = false;
+        probeAssigned(f, kernel, b, o2, d2, s2);
+        if (o2.count(v)) clean = false;
+      }
+      if (!clean || !init || init->kind != Expr::Const) continue;
+      if ((uint64_t)init->value % 64 == 0) cands.push_back({v, 0});
+      if ((uint64_t)init->value <= 2048) cands.push_back({v, 1});
+    }
+  unsigned paths = 0;
+  std::vector<bool> choices;
+  for (int guard = 0; guard < 16; ++guard) {
+    z3::context c;
+    LaneEval ev(f, c, kernel, false, "", "", choices);
+    ev.kernelMode = true;
+    std::map<int, z3::expr> head;
+    LV sEnd;
+    try {
+      ev.bindParams();
+      for (int v : carried) {
+        const Var &x = f.vars[(size_t)v];
+        if (declIn.count(v) || x.ty.kind != Type::Int) continue;
+        z3::expr h = c.bv_const((x.name + "@head").c_str(), x.ty.bits);
+        ev.env[v] = ev.intV(h, x.ty.bits);
+        head.emplace(v, h);
+      }
+      if (loop.e) ev.pathCond.push_back(ev.asBool(ev.eval(*loop.e), loop.loc));
+      ev.exec(*loop.then);
+      if (loop.inc) ev.eval(*loop.inc);
+      sEnd = ev.eval(*macArg);
+    } catch (Stop &) {
+      cex = "cannot evaluate the loop body: " + ev.err + " (line " + std::to_string(ev.errLoc.line) + ")";
+      return false;
+    }
+    ++paths;
+    if (ev.ksCalls.size() != 1 || !ev.ksCalls[0].nmac) {
+      cex = "the loop body does not call " + g.name + " exactly once with its Poly1305 arguments";
+      return false;
+    }
+    const auto &k = ev.ksCalls[0];
+    auto candExpr = [&](const Cand &cd, bool end) {
+      z3::expr v = end ? ev.asInt(ev.env.at(cd.var), 64, loop.loc) : head.at(cd.var);
+      return cd.kind == 0 ? (v & c.bv_val(63, 64)) == c.bv_val(0, 64) : z3::ule(v, c.bv_val(2048, 64));
+    };
+    std::vector<std::pair<std::string, z3::expr>> shown = {{"vl", k.ret}, {"blocks absorbed", *k.nmac}};
+    std::vector<Cand> kept = cands;
+    for (bool changed = true; changed;) {
+      changed = false;
+      std::vector<z3::expr> hyp = ev.pathCond;
+      for (auto &cd : kept) hyp.push_back(candExpr(cd, false));
+      for (size_t j = 0; j < kept.size(); ++j) {
+        std::string cx;
+        if (solve(c, hyp, candExpr(kept[j], true), 20000, cx, shown) != Res::OK) {
+          kept.erase(kept.begin() + (long)j);
+          changed = true;
+          break;
+        }
+      }
+    }
+    std::vector<z3::expr> hyp = ev.pathCond;
+    for (auto &cd : kept) hyp.push_back(candExpr(cd, false));
+    std::string cx;
+    if (k.mac.k != LV::Ptr || sEnd.k != LV::Ptr || k.mac.region != ct.msg || sEnd.region != ct.msg) {
+      cex = "the blocks " + g.name + " absorbs are not read from " + ct.msg;
+      return false;
+    }
+    if (solve(c, hyp, z3::ule(*k.nmac, c.bv_val(128, 64)), 20000, cx, shown) != Res::OK) {
+      cex = "the block count passed to " + g.name + " may exceed 128 (path " + std::to_string(paths) + "): " + cx;
+      return false;
+    }
+    if (solve(c, hyp, *sEnd.e == *k.mac.e + *k.nmac * c.bv_val(16, 64), 20000, cx, shown) != Res::OK) {
+      cex = "the next iteration's blocks do not start where this iteration's end (path " + std::to_string(paths) + "): " + cx;
+      return false;
+    }
+    std::vector<bool> cur = ev.choices;
+    cur.resize(ev.nextChoice);
+    while (!cur.empty() && cur.back()) cur.pop_back();
+    if (cur.empty()) break;
+    cur.back() = true;
+    choices = cur;
+  }
+  note = "each iteration absorbs the run of blocks " + g.name + " is given (" + segNote + "), the next iteration's run starts where it ends (" +
+         std::to_string(paths) + " paths); each block step by the inner loops' block-step obligations";
+  return true;
 }
 
 }  // namespace cv

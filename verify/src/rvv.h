@@ -35,4 +35,13 @@ void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, 
 void proveKeystreamLoopsRvv(const File &f, const Function &kernel,
                             const std::function<Obligation *(SrcLoc, const std::string &)> &add);
 
+// block-step for a poly1305.blocks loop whose body calls a stitched "blocks": "vl" helper with a
+// variable block count (emitted/rvv): the helper's Poly1305 loops absorb consecutive runs that are
+// exactly its nmac blocks at mac (each step proved by their own block-step obligations), the count
+// is <= 128, and the next iteration's run starts where this one ends (loop-carried byte counts
+// keep `% 64 == 0` and `<= 2048` when declared so and preserved). Returns false with `cex`.
+bool hasVariableMacCall(const File &f, const Stmt &loop);
+bool proveMacLoopRvv(const File &f, const Function &kernel, const Stmt &loop, const Contract &ct, std::string &cex,
+                     std::string &note);
+
 }  // namespace cv
