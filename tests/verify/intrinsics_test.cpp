@@ -410,9 +410,13 @@ TEST_P(TableEntry, MatchesRealInstruction) {
   }
 }
 
+// The x86 rows. The RVV rows (feature "v", lane models) are tested against the real
+// instructions by the riscv64 build under qemu-riscv64 (tests/riscv/rvv_intrinsics_test.cpp,
+// ctest label riscv), which fails for a row without a case there.
 std::vector<std::string> names() {
   std::vector<std::string> n;
-  for (const auto &e : cv::intrinsicTable()) n.push_back(e.name);
+  for (const auto &e : cv::intrinsicTable())
+    if (!e.rvv) n.push_back(e.name);
   return n;
 }
 
@@ -421,6 +425,19 @@ INSTANTIATE_TEST_SUITE_P(Table, TableEntry, ::testing::ValuesIn(names()),
 
 TEST(Table, EveryTestNamesAnEntry) {
   for (const auto &c : cases()) EXPECT_NE(cv::findIntrinsic(c.name), nullptr) << c.name << " is tested but not in the table";
+}
+
+TEST(Table, EveryRvvEntryHasALaneModelAndNoX86Model) {
+  unsigned n = 0;
+  for (const auto &e : cv::intrinsicTable()) {
+    if (e.name.rfind("__riscv_", 0) != 0) continue;
+    ++n;
+    EXPECT_NE(e.rvv, nullptr) << e.name << ": an RVV row needs its lane model";
+    EXPECT_EQ(e.model, nullptr) << e.name;
+    EXPECT_EQ(e.feature, "v") << e.name;
+    EXPECT_GE(e.lmul, 1u) << e.name;
+  }
+  EXPECT_GT(n, 0u);
 }
 
 TEST(Table, EveryEntryStatesLaneWidthSemanticsAndSideConditions) {

@@ -1584,6 +1584,11 @@ class BoundsInterp {
                        in->builtin + "'");
       return topOf(e.ty);
     }
+    if (in->rvv) {
+      // RVV (rvv.cpp proves the vector code): no limb arithmetic; vl <= VLMAX <= 1024 (VLEN <= 1024).
+      for (auto &a : e.args) eval(*a, st);
+      return in->cls == Cls::SetVL ? intV(64, 0, 1024) : topOf(e.ty);
+    }
     std::vector<const Expr *> ax;
     if (!in->argmap.empty()) {
       for (int i : in->argmap) {

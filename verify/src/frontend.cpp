@@ -87,6 +87,18 @@ struct Lowerer {
       t.kind = Type::Int;
       t.bits = (unsigned)ctx.getTypeSize(c);
       t.isSigned = c->isSignedIntegerType();
+    } else if (c->isRVVType()) {
+      // A scalable RVV vector: its width is VLEN * LMUL, unknown here (bits stay 0).
+      const auto *bt = c->getAs<BuiltinType>();
+      ASTContext::BuiltinVectorTypeInfo info = ctx.getBuiltinVectorTypeInfo(bt);
+      t.kind = Type::Vec;
+      t.scalable = true;
+      t.laneBits = (unsigned)ctx.getTypeSize(info.ElementType);
+      t.isSigned = info.ElementType->isSignedIntegerType();
+      // Known minimum elements at vscale = 1 (VLEN 64): LMUL = that * element width / 64.
+      t.lmul = (unsigned)(info.EC.getKnownMinValue() * t.laneBits / 64);
+      if (info.NumVectors != 1 || !info.ElementType->isIntegerType() || t.lmul == 0)
+        error(where, "RVV type '" + t.spelling + "' is outside the emitted dialect (integer, LMUL >= 1, no tuples)");
     } else if (c->isVectorType()) {
       t.kind = Type::Vec;
       t.bits = (unsigned)ctx.getTypeSize(c);
@@ -157,7 +169,7 @@ struct Lowerer {
   }
 
   static bool looksIntrinsic(const std::string &n) {
-    return n.rfind("_mm", 0) == 0 || n.rfind("_k", 0) == 0 || n.rfind("_cvt", 0) == 0 ||
+    return n.rfind("_mm", 0) == 0 || n.rfind("__riscv_", 0) == 0 || n.rfind("_k", 0) == 0 || n.rfind("_cvt", 0) == 0 ||
            n.rfind("_load_mask", 0) == 0 || n.rfind("_store_mask", 0) == 0;
   }
 
@@ -180,8 +192,10 @@ struct Lowerer {
     }
   }
 
+  // (RVV intrinsics are builtins that Clang declares lazily at their first use, located in the
+  // main file: a builtin is never the file's own function.)
   bool isUserFunction(const FunctionDecl *fd) {
-    return fd && sm.isInMainFile(sm.getExpansionLoc(fd->getLocation()));
+    return fd && !fd->getBuiltinID() && sm.isInMainFile(sm.getExpansionLoc(fd->getLocation()));
   }
 
   // Deepest expression nesting the dialect allows. Clang's constant folder and this verifier's

@@ -612,6 +612,43 @@ std::vector<int> rev(int n) {
   return v;
 }
 
+// ---- RVV 1.0 (RISC-V V extension), one lane of a scalable vector ----
+// Written from the RVV 1.0 specification (sections 6 vsetvl, 7.4-7.5 unit-stride and strided
+// accesses, 11.1/11.5/11.6 integer add, bitwise and shift, 16.1 vmv.v.x, 15.9 vid.v): every
+// element i < vl is computed from element i of its operands alone (vid: from i; loads and stores:
+// at base + i * stride, stride = element bytes for unit-stride accesses). Lanes >= vl are not
+// read or written (tail elements of a result are unspecified: the tests run rvv_ta_all_1s).
+template <unsigned SEW>
+uint64_t rvvMask(uint64_t x) { return SEW == 64 ? x : x & ((1ull << SEW) - 1); }
+template <unsigned SEW>
+uint64_t rvAdd(const std::vector<uint64_t> &a, uint64_t) { return rvvMask<SEW>(a[0] + a[1]); }
+template <unsigned SEW>
+uint64_t rvXor(const std::vector<uint64_t> &a, uint64_t) { return rvvMask<SEW>(a[0] ^ a[1]); }
+template <unsigned SEW>
+uint64_t rvOr(const std::vector<uint64_t> &a, uint64_t) { return rvvMask<SEW>(a[0] | a[1]); }
+// Shifts by a scalar: only the low log2(SEW) bits of the shift amount are used.
+template <unsigned SEW>
+uint64_t rvSll(const std::vector<uint64_t> &a, uint64_t) { return rvvMask<SEW>(a[0] << (a[1] & (SEW - 1))); }
+template <unsigned SEW>
+uint64_t rvSrl(const std::vector<uint64_t> &a, uint64_t) { return rvvMask<SEW>(rvvMask<SEW>(a[0]) >> (a[1] & (SEW - 1))); }
+template <unsigned SEW>
+uint64_t rvMvX(const std::vector<uint64_t> &a, uint64_t) { return rvvMask<SEW>(a[0]); }
+template <unsigned SEW>
+uint64_t rvId(const std::vector<uint64_t> &, uint64_t i) { return rvvMask<SEW>(i); }
+// Loads/stores: byte offset of element i. Unit stride: i * SEW/8; strided: i * stride (a[1]).
+template <unsigned SEW>
+uint64_t rvUnit(const std::vector<uint64_t> &, uint64_t i) { return i * (SEW / 8); }
+uint64_t rvStrided(const std::vector<uint64_t> &a, uint64_t i) { return i * a[1]; }
+// vsetvl (RVV 1.0 section 6.3): AVL = 0 gives 0; AVL <= VLMAX gives AVL; VLMAX < AVL < 2 VLMAX
+// gives any value in [ceil(AVL / 2), VLMAX]; AVL >= 2 VLMAX gives VLMAX. What the verifier
+// assumes of vl is implied: vl = 0 iff AVL = 0, vl <= AVL, vl <= VLMAX <= VLMAX(VLEN 1024).
+uint64_t rvSetvl(const std::vector<uint64_t> &a, uint64_t vl) {
+  uint64_t avl = a[0], vlmax = a[1];
+  if (avl <= vlmax) return vl == avl;
+  if (avl < 2 * vlmax) return vl >= (avl + 1) / 2 && vl <= vlmax;
+  return vl == vlmax;
+}
+
 std::vector<Intrinsic> build() {
   using R = Role;
   const R D = R::Data, C = R::Ctrl, I = R::Imm, K = R::Mask, P = R::Ptr;
@@ -917,6 +954,45 @@ std::vector<Intrinsic> build() {
   for (auto &e : t) {
     auto it = models.find(e.name);
     e.model = it == models.end() ? nullptr : it->second;
+  }
+  // RVV rows (feature "v"): lane models (Intrinsic::rvv), no 512-bit model. Tested against the
+  // real instructions under qemu-riscv64 at VLEN 128, 256, 512 and 1024
+  // (tests/riscv/rvv_intrinsics_test.cpp, ctest label riscv).
+  {
+    using RV = uint64_t (*)(const std::vector<uint64_t> &, uint64_t);
+    const Role D = Role::Data, P = Role::Ptr, L = Role::VL;
+    auto row = [&](std::string name, std::string builtin, std::vector<int> argmap, std::vector<Role> roles,
+                   unsigned resultBits, unsigned sew, unsigned lmul, Cls cls, std::string sem, std::string side, RV f) {
+      Intrinsic in{name, builtin, argmap, roles, resultBits, sew, cls, "v", sem, side, nullptr};
+      in.rvv = f;
+      in.lmul = lmul;
+      t.push_back(in);
+    };
+    const std::string vlside = "lanes i >= vl are not read or written (tail unspecified); vl from a vsetvl of the same SEW/LMUL";
+    for (unsigned m : {1u, 2u}) {
+      std::string ty = "u32m" + std::to_string(m);
+      std::string e = "e32m" + std::to_string(m);
+      row("__riscv_vsetvl_" + e, "__builtin_rvv_vsetvli", {0}, {D}, 64, 32, m, Cls::SetVL,
+          "vl = 0 if AVL = 0; AVL if AVL <= VLMAX; in [ceil(AVL/2), VLMAX] if AVL < 2 VLMAX; else VLMAX (VLMAX = VLEN*" + std::to_string(m) + "/32)",
+          "assumed: vl = 0 iff AVL = 0, vl <= AVL, vl <= " + std::to_string(rvvVlmax(kRvvVlenMax, 32, m)) + " (VLEN <= 1024)", rvSetvl);
+      row("__riscv_vmv_v_x_" + ty, "", {}, {D, L}, 0, 32, m, Cls::Move, "lane i = x (low 32 bits)", vlside, rvMvX<32>);
+      row("__riscv_vid_v_" + ty, "", {}, {L}, 0, 32, m, Cls::Move, "lane i = i", vlside, rvId<32>);
+      row("__riscv_vadd_vv_" + ty, "", {}, {D, D, L}, 0, 32, m, Cls::Modular, "lane i = (a_i + b_i) mod 2^32", vlside, rvAdd<32>);
+      row("__riscv_vxor_vv_" + ty, "", {}, {D, D, L}, 0, 32, m, Cls::Modular, "lane i = a_i ^ b_i", vlside, rvXor<32>);
+      row("__riscv_vor_vv_" + ty, "", {}, {D, D, L}, 0, 32, m, Cls::Modular, "lane i = a_i | b_i", vlside, rvOr<32>);
+      row("__riscv_vsll_vx_" + ty, "", {}, {D, D, L}, 0, 32, m, Cls::Modular, "lane i = (a_i << (s & 31)) mod 2^32", vlside, rvSll<32>);
+      row("__riscv_vsrl_vx_" + ty, "", {}, {D, D, L}, 0, 32, m, Cls::Modular, "lane i = a_i >> (s & 31)", vlside, rvSrl<32>);
+      row("__riscv_vlse32_v_" + ty, "", {}, {P, D, L}, 0, 32, m, Cls::Load,
+          "lane i = the little-endian 32-bit word at p + i * stride", "p + i * stride valid and 4-byte aligned for every i < vl; " + vlside, rvStrided);
+      row("__riscv_vsse32_v_" + ty, "", {}, {P, D, D, L}, 0, 32, m, Cls::Store,
+          "the 4 bytes at p + i * stride = lane i, for i < vl", "p + i * stride valid and 4-byte aligned for every i < vl; nothing else written", rvStrided);
+    }
+    row("__riscv_vsetvl_e8m8", "__builtin_rvv_vsetvli", {0}, {D}, 64, 8, 8, Cls::SetVL,
+        "vl = 0 if AVL = 0; AVL if AVL <= VLMAX; in [ceil(AVL/2), VLMAX] if AVL < 2 VLMAX; else VLMAX (VLMAX = VLEN)",
+        "assumed: vl = 0 iff AVL = 0, vl <= AVL, vl <= 1024 (VLEN <= 1024)", rvSetvl);
+    row("__riscv_vle8_v_u8m8", "", {}, {P, L}, 0, 8, 8, Cls::Load, "lane i = p[i]", "p[0..vl) valid; " + vlside, rvUnit<8>);
+    row("__riscv_vse8_v_u8m8", "", {}, {P, D, L}, 0, 8, 8, Cls::Store, "p[i] = lane i, for i < vl", "p[0..vl) valid; nothing else written", rvUnit<8>);
+    row("__riscv_vxor_vv_u8m8", "", {}, {D, D, L}, 0, 8, 8, Cls::Modular, "lane i = a_i ^ b_i", vlside, rvXor<8>);
   }
   return t;
 }

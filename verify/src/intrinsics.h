@@ -30,6 +30,7 @@ enum class Role {
   Imm,     // immediate (compile-time constant)
   Mask,    // __mmask operand
   Ptr,     // memory operand (the model sees the 64 bytes at the pointer)
+  VL,      // RVV: the vector length; lanes i >= vl are neither read nor written
 };
 
 enum class Cls {
@@ -38,6 +39,7 @@ enum class Cls {
   Modular,  // lane-wise arithmetic meant to wrap (ChaCha20's 32-bit words): no bound obligation
   Load,     // reads memory
   Store,    // writes memory (result: the 64 bytes after the store)
+  SetVL,    // RVV vsetvl: returns the number of active lanes for a requested AVL
 };
 
 struct Intrinsic {
@@ -52,7 +54,20 @@ struct Intrinsic {
   std::string semantics;     // value semantics, in words
   std::string side;          // side conditions (what the verifier must prove before use)
   Bits (*model)(const std::vector<Bits> &args);
+  // RVV rows (feature "v"; scalable vectors, VLEN 128..1024): the model of ONE lane, so that it
+  // holds for a symbolic vl. `rvv(a, i)`: a = the arguments, vector operands as their lane-i
+  // values (the VL argument as passed), i the lane index (i < vl). Arithmetic/moves: lane i of
+  // the result. Loads/stores (unit-stride, strided): the byte offset of lane i's element from
+  // the base pointer (the element itself moves unchanged; lanes >= vl are not accessed).
+  // vsetvl: 1 when vl = i is a value the instruction may return for AVL a[0] at VLMAX a[1].
+  uint64_t (*rvv)(const std::vector<uint64_t> &a, uint64_t i) = nullptr;
+  unsigned lmul = 0;         // RVV rows: the register group (1, 2, 8)
 };
+
+// RVV: the largest VLEN the proofs cover (vsetvl's vl <= VLMAX(VLEN_MAX, SEW, LMUL)); the smallest
+// is 128 (Zvl128b, what the V extension requires).
+constexpr unsigned kRvvVlenMin = 128, kRvvVlenMax = 1024;
+inline uint64_t rvvVlmax(unsigned vlen, unsigned sew, unsigned lmul) { return (uint64_t)vlen * lmul / sew; }
 
 const std::vector<Intrinsic> &intrinsicTable();
 const Intrinsic *findIntrinsic(const std::string &name);

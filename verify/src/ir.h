@@ -28,6 +28,10 @@ struct Type {
   bool isSigned = false;   // Int (and Ptr/Array element)
   bool elemIsVec = false;  // Ptr/Array of vectors
   uint64_t count = 0;      // Array: element count
+  // RVV (scalable) vectors, e.g. vuint32m1_t: kind Vec, bits 0 (the width depends on VLEN),
+  // laneBits the element width, lmul the register group (1, 2, 4, 8).
+  bool scalable = false;
+  unsigned laneBits = 0, lmul = 0;
   std::string spelling;    // as written (typedef sugar kept): "uint64_t", "__m512i", ...
 };
 
@@ -38,7 +42,7 @@ struct Expr {
   enum Kind {
     Const,     // integer constant (value), folded by Clang from a constant expression
     Var,       // reference to variable `var`
-    Intrin,    // Intel intrinsic `name` (macro intrinsics: the macro's name), args
+    Intrin,    // Intel or RVV intrinsic `name` (macro intrinsics: the macro's name), args
     Call,      // call of file-local helper `name` (function index `fn`), args
     Bin,       // op in {+,-,*,/,%,<<,>>,&,|,^,==,!=,<,<=,>,>=,&&,||}
     Un,        // op in {-,~,!}

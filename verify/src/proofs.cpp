@@ -8,6 +8,7 @@
 //    for the row layout (4 blocks per zmm, one block per 128-bit lane) and the word-sliced layout
 //    (16 blocks, register xk = word k, one block per 32-bit lane).
 #include "proofs.h"
+#include "rvv.h"
 #include "poly.h"
 
 #include <z3++.h>
@@ -720,6 +721,11 @@ static void proveChachaBlockOnce(const File &f, const Function &fn, const Contra
     o.skipped = true;
     return;
   }
+  if (usesRvv(fn)) {  // word-sliced in RVV vectors, "blocks": "vl" (rvv.cpp)
+    proveChachaBlockRvv(f, fn, ct, o);
+    o.ms = msSince(t0);
+    return;
+  }
   z3::context c;
   SymEval ev(f, c);
   z3::expr ctr = c.bv_const(ctrP.c_str(), 32);
@@ -1236,6 +1242,12 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
       }
     }
     if (contracts) closedWorld(f, kernel, opt, kr);
+    if (contracts)  // RVV keystream loops: counter and offsets follow the vl (rvv.cpp)
+      proveKeystreamLoopsRvv(f, kernel, [&](SrcLoc l, const std::string &what) -> Obligation * {
+        Obligation &o = addObl(kr, f, "chacha-block", l, what, kernel.name);
+        if (!selected(opt, o)) o.skipped = true;
+        return o.skipped ? nullptr : &o;
+      });
     for (int fi : reachable(f, kernel)) {
       const Function &fn = f.funcs[(size_t)fi];
       if (contracts) break;  // helpers are known by their contracts (closedWorld), not by name

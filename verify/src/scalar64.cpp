@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "contracts.h"
+#include "rvv.h"
 
 namespace cv {
 
@@ -256,6 +257,8 @@ struct Eval {
 
   V convert(const V &v, const Type &t) {
     if (t.kind == Type::Int || t.kind == Type::Bool) {
+      // A pointer's address as an integer (the RVV helpers' alignment test): an unknown.
+      if (v.k == V::Ptr && t.kind == Type::Int) return opaque(t, "address");
       if (v.k != V::Int) fail({}, "conversion of a non-integer to an integer");
       unsigned w = t.kind == Type::Bool ? 1 : t.bits;
       if (t.kind == Type::Bool) {
@@ -496,7 +499,9 @@ struct Eval {
         // Vector work (a stitched keystream helper's rounds, proved by its chacha-block
         // obligation): vector values are unknown here, and a store forgets all memory.
         if (e.ty.kind == Type::Vec) return V{};
-        if (e.ty.kind == Type::Void && e.name.find("store") != std::string::npos) {
+        // RVV: vsetvl's vl is a value this evaluator does not track (an unknown size_t).
+        if (isRvvSetvl(e.name)) return opaque(e.ty, "vl");
+        if (e.ty.kind == Type::Void && (e.name.find("store") != std::string::npos || isRvvStore(e.name))) {
           havocMemory();
           return V{};
         }
@@ -1400,6 +1405,19 @@ struct Eval {
     std::vector<Read> mr;
     for (auto &r : rd)
       if (r.region == m0.region) mr.push_back(r);
+    if (mr.empty() && hasVariableMacCall(F, s)) {
+      // The body's blocks are absorbed by a stitched RVV helper, a variable number per iteration
+      // (its inner loops' steps are proved above, as their own block-step obligations).
+      slots = saved, mem = savedMem;
+      std::string why, note;
+      cl.what = "every iteration absorbs the run of blocks its stitched keystream helper is given, and the next "
+                "iteration's run starts where it ends (each step h' = (h + m + pad*2^128) r mod 2^130-5, r the clamped key, "
+                "by the helper's loops), in " + frames.back().fn->name;
+      if (!proveMacLoopRvv(F, *frames.back().fn, s, ct, why, note)) return bad(why);
+      cl.note = note;
+      claims.push_back(cl);
+      return;
+    }
     if (mr.empty()) {
       if (getenv("CHAPOLY_VERIFY_TRACE")) {
         fprintf(stderr, "block-step: message %s region %s; reads:", ct.msg.c_str(), m0.region.c_str());

@@ -1,0 +1,47 @@
+// rvv.h: the RISC-V vector (RVV 1.0) part of chapoly-verify: the word-sliced ChaCha20 helpers of
+// the rvv kernels proved lane by lane for a symbolic vl (docs/verification.md, "RVV").
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "bounds.h"
+#include "contracts.h"
+#include "ir.h"
+
+namespace cv {
+
+// Names of RVV intrinsics (the table's rows, intrinsics.cpp): any, vsetvl, and the stores.
+inline bool isRvvIntrinsic(const std::string &n) { return n.rfind("__riscv_", 0) == 0; }
+inline bool isRvvSetvl(const std::string &n) { return n.rfind("__riscv_vsetvl_", 0) == 0; }
+inline bool isRvvStore(const std::string &n) { return n.rfind("__riscv_vs", 0) == 0 && n.find("_v_") != std::string::npos; }
+
+// Whether a function calls any RVV intrinsic.
+bool usesRvv(const Function &fn);
+
+// `chacha-block` for a chacha20.block helper whose state is word-sliced in RVV vectors with
+// "blocks": "vl" (emitted/rvv): for every vl the helper's vsetvl may return (1..32 lanes at
+// VLEN <= 1024, and no more than it asked for) and every lane i < vl, the 64 bytes the helper
+// writes at out + 64 i are in[64 i ..] XOR RFC 8439 2.3's block for counter + i, and nothing
+// outside out[0 .. 64 vl) is written (bounds of the strided and unit stores).
+// Fills `o` (kind chacha-block): res, what, cex, note.
+void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, Obligation &o);
+
+// chacha-block for the kernel's keystream loops (a loop calling a "blocks": "vl" helper): the
+// helper's output and input are at the same loop-carried byte offset off (0 on entry), the blocks
+// asked for lie inside len, and each iteration moves off by 64 vl and the block counter by vl (1
+// on entry for the AEAD kernels, the kernel's counter otherwise), vl the helper's result. `add`
+// creates the obligation (nullptr: not selected).
+void proveKeystreamLoopsRvv(const File &f, const Function &kernel,
+                            const std::function<Obligation *(SrcLoc, const std::string &)> &add);
+
+// block-step for a poly1305.blocks loop whose body calls a stitched "blocks": "vl" helper with a
+// variable block count (emitted/rvv): the helper's Poly1305 loops absorb consecutive runs that are
+// exactly its nmac blocks at mac (each step proved by their own block-step obligations), the count
+// is <= 128, and the next iteration's run starts where this one ends (loop-carried byte counts
+// keep `% 64 == 0` and `<= 2048` when declared so and preserved). Returns false with `cex`.
+bool hasVariableMacCall(const File &f, const Stmt &loop);
+bool proveMacLoopRvv(const File &f, const Function &kernel, const Stmt &loop, const Contract &ct, std::string &cex,
+                     std::string &note);
+
+}  // namespace cv
