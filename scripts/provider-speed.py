@@ -5,8 +5,11 @@ one core (taskset), and the table with the speed-ups written into docs/benchmark
 markers of the section `scenario` names.
 
 Usage: scripts/provider-speed.py [--build build] [--cpu N] [--seconds 1] [--reps 3]
-                                 [--scenario native|avx2] [--no-write]
+                                 [--scenario native|avx2|noifma] [--no-write]
   native: chapoly's automatic backend vs the default provider as it is on this CPU.
+  noifma: chapoly's automatic backend vs the default provider with AVX512IFMA cleared
+          (OPENSSL_ia32cap=":~0x200000", the default provider's run only): how the reference
+          fused design measured itself (against the same OpenSSL with IFMA cleared).
   avx2:   the "AVX2 CPU" target: CHAPOLY_BACKEND=avx2, and OPENSSL_ia32cap=":~0xC0230000"
           (AVX-512 F/DQ/IFMA/BW/VL cleared, docs/benchmarks.md) for both runs.
 Every program runs from an argument vector (subprocess, no shell). Exit status 0, 1 on a failed
@@ -23,6 +26,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIZES = [16, 64, 256, 1024, 8192, 16384]
 AVX2_MASK = ":~0xC0230000"
+NOIFMA_MASK = ":~0x200000"  # CPUID.(EAX=7,ECX=0):EBX[21], AVX512IFMA
 
 
 def cpu_name():
@@ -61,7 +65,7 @@ def main():
     ap.add_argument("--cpu", type=int, default=None, help="core to pin to (default: the last one allowed)")
     ap.add_argument("--seconds", type=int, default=1)
     ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--scenario", choices=["native", "avx2"], default="native")
+    ap.add_argument("--scenario", choices=["native", "avx2", "noifma"], default="native")
     ap.add_argument("--openssl", default="openssl")
     ap.add_argument("--no-write", action="store_true", help="print the table only")
     a = ap.parse_args()
@@ -77,6 +81,8 @@ def main():
         env_chapoly["CHAPOLY_BACKEND"] = "avx2"
         env_chapoly["OPENSSL_ia32cap"] = AVX2_MASK
         env_default["OPENSSL_ia32cap"] = AVX2_MASK
+    if a.scenario == "noifma":
+        env_default["OPENSSL_ia32cap"] = NOIFMA_MASK
 
     res = {}  # (who, direction) -> list of runs
     for rep in range(a.reps):
@@ -89,10 +95,11 @@ def main():
 
     med = {k: [statistics.median(run[i] for run in v) for i in range(len(SIZES))] for k, v in res.items()}
     ver = subprocess.run([a.openssl, "version"], stdout=subprocess.PIPE, text=True).stdout.strip()
-    label = ("chapoly's automatic backend (avx512 on this CPU) vs the default provider"
-             if a.scenario == "native" else
-             "\"AVX2 CPU\": CHAPOLY_BACKEND=avx2 vs the default provider, both with "
-             f"OPENSSL_ia32cap=\"{AVX2_MASK}\" (AVX-512 cleared)")
+    label = {"native": "chapoly's automatic backend (avx512 on this CPU) vs the default provider",
+             "avx2": "\"AVX2 CPU\": CHAPOLY_BACKEND=avx2 vs the default provider, both with "
+                     f"OPENSSL_ia32cap=\"{AVX2_MASK}\" (AVX-512 cleared)",
+             "noifma": "chapoly's automatic backend vs the default provider with "
+                       f"OPENSSL_ia32cap=\"{NOIFMA_MASK}\" (its AVX512IFMA Poly1305 cleared, its AVX-512 ChaCha20 kept)"}[a.scenario]
     lines = [f"{label}. {cpu_name()}, {ver}, `openssl speed -evp chacha20-poly1305 -seconds {a.seconds}`, "
              f"pinned to core {cpu} (taskset), median of {a.reps} interleaved runs, MB/s (10^6 bytes/s):", ""]
     lines.append("| bytes | chapoly encrypt | default encrypt | speed-up | chapoly decrypt | default decrypt | speed-up |")
