@@ -28,37 +28,6 @@
 
 namespace cv {
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-double msSince(Clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
-}
-
-std::string where(const File &f, SrcLoc l) {
-  return f.path + ":" + std::to_string(l.line) + ":" + std::to_string(l.col);
-}
-
-Obligation &addObl(KernelResult &kr, const File &f, const std::string &kind, SrcLoc l, const std::string &what,
-                   const std::string &intr) {
-  Obligation o;
-  o.kind = kind;
-  o.file = f.path;
-  o.loc = l;
-  o.what = what;
-  o.intrinsic = intr;
-  o.id = (int)kr.obligations.size() + 1;
-  kr.obligations.push_back(o);
-  return kr.obligations.back();
-}
-
-bool selected(const BoundsOptions &opt, const Obligation &o) {
-  if (opt.onlyObligation.empty()) return true;
-  return opt.onlyObligation == std::to_string(o.id) || opt.onlyObligation == o.kind ||
-         opt.onlyObligation == o.kind + ":" + std::to_string(o.loc.line) ||
-         opt.onlyObligation == std::to_string(o.loc.line);
-}
-
 // Proves `claim` for all values of the free constants under `pre`; fills cex with `shown`.
 Res prove(z3::context &c, const std::vector<z3::expr> &pre, const z3::expr &claim, unsigned timeoutMs,
           const std::vector<std::pair<std::string, z3::expr>> &shown, std::string &cex) {
@@ -101,6 +70,38 @@ Res prove(z3::context &c, const std::vector<z3::expr> &pre, const z3::expr &clai
   }
   return Res::FAILED;
 }
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+std::string where(const File &f, SrcLoc l) {
+  return f.path + ":" + std::to_string(l.line) + ":" + std::to_string(l.col);
+}
+
+Obligation &addObl(KernelResult &kr, const File &f, const std::string &kind, SrcLoc l, const std::string &what,
+                   const std::string &intr) {
+  Obligation o;
+  o.kind = kind;
+  o.file = f.path;
+  o.loc = l;
+  o.what = what;
+  o.intrinsic = intr;
+  o.id = (int)kr.obligations.size() + 1;
+  kr.obligations.push_back(o);
+  return kr.obligations.back();
+}
+
+bool selected(const BoundsOptions &opt, const Obligation &o) {
+  if (opt.onlyObligation.empty()) return true;
+  return opt.onlyObligation == std::to_string(o.id) || opt.onlyObligation == o.kind ||
+         opt.onlyObligation == o.kind + ":" + std::to_string(o.loc.line) ||
+         opt.onlyObligation == std::to_string(o.loc.line);
+}
+
 
 // Free constants of a term (inputs of the claim).
 void freeConsts(const z3::expr &e, std::set<unsigned> &seen, std::vector<z3::expr> &out) {
@@ -1040,7 +1041,6 @@ void proveStateHelpers44(const File &f, const Function &kernel, Prover &prover, 
     std::vector<z3::expr> pre;
     std::vector<std::pair<std::string, z3::expr>> shown;
     auto wide = [&](const z3::expr &x) { return z3::zext(x, W - x.get_sort().bv_size()); };
-    auto P = z3::shl(c.bv_val(1, W), c.bv_val(130, W)) - c.bv_val(5, W);
     auto fail = [&](const std::string &why) {
       o.res = Res::FAILED;
       o.cex = why;

@@ -37,6 +37,7 @@
 #include <set>
 
 #include "intrinsics.h"
+#include "proofs.h"
 #include "symbolic.h"
 
 namespace cv {
@@ -982,28 +983,6 @@ class LaneEval {
 
 using Clock = std::chrono::steady_clock;
 
-Res solve(z3::context &c, const std::vector<z3::expr> &hyp, const z3::expr &claim, unsigned ms, std::string &cex,
-          const std::vector<std::pair<std::string, z3::expr>> &shown) {
-  z3::solver s(c);
-  z3::params p(c);
-  p.set("timeout", ms);
-  s.set(p);
-  for (auto &h : hyp) s.add(h);
-  s.add(!claim);
-  z3::check_result r = s.check();
-  if (r == z3::unsat) return Res::OK;
-  if (r == z3::unknown) {
-    cex = "solver returned unknown (" + s.reason_unknown() + ")";
-    return Res::TIMEOUT;
-  }
-  z3::model m = s.get_model();
-  cex = "Z3 model:";
-  for (const auto &[n, e] : shown) {
-    z3::expr v = m.eval(e, true);
-    cex += (cex == "Z3 model:" ? " " : ", ") + n + " = " + (v.is_numeral() ? v.get_decimal_string(0) : v.to_string());
-  }
-  return Res::FAILED;
-}
 
 unsigned dagSize(const z3::expr &e, std::set<unsigned> &seen) {
   if (!seen.insert(e.id()).second) return 0;
@@ -1076,7 +1055,7 @@ void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, 
       std::string cex;
       auto check = [&](const z3::expr &claim, const std::string &what, unsigned ms = 20000) {
         ++queries;
-        Res r = solve(c, hyp, claim, ms, cex, shown);
+        Res r = prove(c, hyp, claim, ms, shown, cex);
         if (r != Res::OK) {
           o.res = r;
           o.cex = what + " (" + where + "): " + cex;
@@ -1348,7 +1327,7 @@ void proveKeystreamLoopsRvv(const File &f, const Function &kernel, const std::fu
       std::string cex;
       std::vector<std::pair<std::string, z3::expr>> shown = {{offName, head.at(offVar)}, {"vl", k.ret}, {"blocks asked", k.nb}};
       auto holds = [&](const z3::expr &claim, const std::string &why) {
-        Res r = solve(c, hyp, claim, 20000, cex, shown);
+        Res r = prove(c, hyp, claim, 20000, shown, cex);
         if (r != Res::OK) {
           o->res = r;
           o->cex = why + " (path " + std::to_string(paths) + "): " + cex;
@@ -1458,7 +1437,7 @@ bool proveMacSegments(const File &f, const Function &g, std::string &cex, std::s
     std::vector<std::pair<std::string, z3::expr>> shown = {{nP, n}};
     auto holds = [&](const z3::expr &claim, const std::string &why) {
       std::string cx;
-      Res r = solve(c, hyp, claim, 20000, cx, shown);
+      Res r = prove(c, hyp, claim, 20000, shown, cx);
       if (r != Res::OK) cex = why + " (path " + std::to_string(paths) + "): " + cx;
       return r == Res::OK;
     };
@@ -1656,7 +1635,7 @@ bool proveMacLoopRvv(const File &f, const Function &kernel, const Stmt &loop, co
       for (auto &cd : kept) hyp.push_back(candExpr(cd, false));
       for (size_t j = 0; j < kept.size(); ++j) {
         std::string cx;
-        if (solve(c, hyp, candExpr(kept[j], true), 20000, cx, shown) != Res::OK) {
+        if (prove(c, hyp, candExpr(kept[j], true), 20000, shown, cx) != Res::OK) {
           kept.erase(kept.begin() + (long)j);
           changed = true;
           break;
@@ -1670,11 +1649,11 @@ bool proveMacLoopRvv(const File &f, const Function &kernel, const Stmt &loop, co
       cex = "the blocks " + g.name + " absorbs are not read from " + ct.msg;
       return false;
     }
-    if (solve(c, hyp, z3::ule(*k.nmac, c.bv_val(128, 64)), 20000, cx, shown) != Res::OK) {
+    if (prove(c, hyp, z3::ule(*k.nmac, c.bv_val(128, 64)), 20000, shown, cx) != Res::OK) {
       cex = "the block count passed to " + g.name + " may exceed 128 (path " + std::to_string(paths) + "): " + cx;
       return false;
     }
-    if (solve(c, hyp, *sEnd.e == *k.mac.e + *k.nmac * c.bv_val(16, 64), 20000, cx, shown) != Res::OK) {
+    if (prove(c, hyp, *sEnd.e == *k.mac.e + *k.nmac * c.bv_val(16, 64), 20000, shown, cx) != Res::OK) {
       cex = "the next iteration's blocks do not start where this iteration's end (path " + std::to_string(paths) + "): " + cx;
       return false;
     }
