@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Apply one mutation rule (tests/verify/mutants/*.toml) to the current emitted kernel, run
 chapoly-verify on the mutant and check that it is rejected with the obligation kind the rule
-names. Rules are regex edits, so they follow regeneration; a rule that no longer matches fails
+names (kind "contract": a contract error, exit status 2, whose message matches the rule's
+`expect`). Rules are regex edits, so they follow regeneration; a rule that no longer matches fails
 loudly instead of passing vacuously.
 
 usage: run_mutant.py --rules FILE --id ID --verifier PATH --source-root DIR --work DIR -- FLAGS...
@@ -116,6 +117,19 @@ def main():
     with open(out + ".log", "w") as f:
         f.write(log)
     kind = rule["kind"]
+    if kind == "contract":
+        # A malformed or inconsistent contract line: a usage error (exit 2) naming the mutant's
+        # FILE:LINE and matching the rule's `expect`, before any proof runs.
+        print(f"mutant {rule['id']}: {rule['what']}")
+        print(f"  expected: a contract error (exit status 2) matching {rule['expect']!r}")
+        for line in [l for l in log.splitlines() if ": error:" in l][:6]:
+            print("    " + line)
+        located = re.search(re.escape(out) + r":\d+:\d+: error: ", log)
+        if p.returncode != 2 or not located or not re.search(rule["expect"], log):
+            print(f"FAIL: exit status {p.returncode}; want 2 with FILE:LINE:COL and the expected message (log: {out}.log)")
+            return 1
+        print("PASS: rejected as expected")
+        return 0
     named = re.search(r"error: kernel \S+: obligation \d+ \(" + re.escape(kind) + r"\)", log)
     print(f"mutant {rule['id']}: {rule['what']}")
     print(f"  expected: rejection naming an obligation of kind '{kind}'")

@@ -1906,9 +1906,15 @@ class BoundsInterp {
 
 std::set<std::string> finalReductionHelpers(const File &f) {
   std::set<std::string> out;
+  // The IFMA dialect names every helper's role in its contract: no marker or name fallback.
+  const bool byContractOnly = isIfmaDialect(f);
   for (const auto &fn : f.funcs) {
     if (fn.isExported) continue;
     bool marked = contractOf(fn).role == "poly1305.final";
+    if (byContractOnly) {
+      if (marked) out.insert(fn.name);
+      continue;
+    }
     for (const auto &m : fn.markers)
       if (m.find("chapoly-final-reduction") != std::string::npos) marked = true;
     // Without a marker: a helper named *final* that takes the tag pointer and h0.. limbs.

@@ -85,8 +85,16 @@ bool parseContract(const std::string &text, SrcLoc at, Contract &c, std::string 
     err = "\"keys\" and \"loop_keys\" name five parameters each (q0, q1, q2, qs1, qs2 / rl0, rl1, rl2, rls1, rls2)";
     return false;
   }
-  if (c.role == "ifma.key_powers" && (c.keys.empty() || c.loopKeys.empty())) {
-    err = "an ifma.key_powers contract needs \"keys\" and \"loop_keys\" (its ten output parameters)";
+  if ((c.role == "ifma.key_powers" || c.role == "ifma.absorb") && (c.keys.empty() || c.loopKeys.empty())) {
+    err = "an " + c.role + " contract needs \"keys\" and \"loop_keys\" (the parameters carrying the lane key powers "
+          "and the loop power: the key-power checks at its calls read them)";
+    return false;
+  }
+  if ((c.role == "ifma.settle" || c.role == "ifma.step_partial" || c.role == "ifma.lengths" ||
+       c.role == "ifma.short_step") &&
+      c.keys.empty()) {
+    err = "an " + c.role + " contract needs \"keys\" (the five parameters carrying the lane key powers: the "
+          "key-power check at its calls reads them)";
     return false;
   }
   if (j.contains("key")) {
@@ -195,22 +203,41 @@ Contract contractOf(const Stmt &loop) {
 
 std::vector<std::string> checkContracts(const File &f) {
   std::vector<std::string> errs;
-  auto one = [&](const std::string &text, SrcLoc l) {
-    if (text.empty()) return;
+  auto one = [&](const std::string &text, SrcLoc l, const Function *fn) {
+    if (l.line == 0) return;  // no contract line (an empty one is malformed JSON)
     Contract c;
     std::string err;
-    if (!parseContract(text, l, c, err))
-      errs.push_back(f.path + ":" + std::to_string(l.line) + ":" + std::to_string(l.col) + ": error: " + err);
+    auto report = [&](const std::string &e) {
+      errs.push_back(f.path + ":" + std::to_string(l.line) + ":" + std::to_string(l.col) + ": error: " + e);
+    };
+    if (!parseContract(text, l, c, err)) {
+      report(err);
+      return;
+    }
+    if (!fn) return;
+    // The parameter lists name the helper's own parameters.
+    for (const auto *names : {&c.keys, &c.loopKeys})
+      for (const auto &n : *names) {
+        bool found = false;
+        for (int p : fn->params) found = found || f.vars[(size_t)p].name == n;
+        if (!found) report("contract of " + fn->name + " names \"" + n + "\", which is not one of its parameters");
+      }
+    for (const auto &n : {c.state, c.counter}) {
+      if (n.empty()) continue;
+      bool found = false;
+      for (int p : fn->params) found = found || f.vars[(size_t)p].name == n;
+      if (!found) report("contract of " + fn->name + " names \"" + n + "\", which is not one of its parameters");
+    }
   };
   std::function<void(const Stmt &)> walk = [&](const Stmt &s) {
-    if (s.kind == Stmt::For || s.kind == Stmt::While || s.kind == Stmt::DoWhile) one(s.contract, s.contractLoc);
+    if (s.kind == Stmt::For || s.kind == Stmt::While || s.kind == Stmt::DoWhile) one(s.contract, s.contractLoc, nullptr);
     for (const StmtP *c : {&s.init, &s.then, &s.els})
       if (*c) walk(**c);
     for (const auto &b : s.body)
       if (b) walk(*b);
   };
   for (const auto &fn : f.funcs) {
-    one(fn.contract, fn.contractLoc);
+    one(fn.contract, fn.contractLoc, &fn);
     if (fn.body) walk(*fn.body);
   }
   return errs;

@@ -491,7 +491,20 @@ struct Lowerer {
       if (p == std::string::npos) continue;
       if (s.compare(p, 2, "//") != 0) break;
       size_t k = s.find("chapoly-contract:");
-      if (k != std::string::npos) return {s.substr(k + 17), SrcLoc{(unsigned)l + 1, (unsigned)k + 1}};
+      if (k == std::string::npos) continue;
+      // One contract per declaration: a second line in the same comment block is an error.
+      for (int m = l - 1; m >= 0; --m) {
+        const std::string &t = file.lines[(size_t)m];
+        size_t q = t.find_first_not_of(" \t\r");
+        if (q == std::string::npos) continue;
+        if (t.compare(q, 2, "//") != 0) break;
+        size_t k2 = t.find("chapoly-contract:");
+        if (k2 != std::string::npos)
+          errs.push_back({file.path, SrcLoc{(unsigned)l + 1, (unsigned)k + 1},
+                          "a second chapoly-contract line above one declaration (the other at line " +
+                              std::to_string(m + 1) + "): one contract per helper or loop"});
+      }
+      return {s.substr(k + 17), SrcLoc{(unsigned)l + 1, (unsigned)k + 1}};
     }
     return {"", SrcLoc{}};
   }

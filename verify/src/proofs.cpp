@@ -1036,6 +1036,7 @@ void proveStateHelpers44(const File &f, const Function &kernel, Prover &prover, 
       o.skipped = true;
       continue;
     }
+    o.what = std::string(load ? "the state-load role" : "the state-store role") + " of " + fn.name;  // refined below
     z3::context c;
     SymEval ev(f, c);
     std::vector<z3::expr> pre;
@@ -1143,12 +1144,187 @@ void proveStateHelpers44(const File &f, const Function &kernel, Prover &prover, 
   }
 }
 
+// The flow of the 24-byte state through an update kernel (state-handover, beyond reachability):
+// the kernel's state parameter `statePar` is only ever handed on, unchanged, as a call argument;
+// it reaches exactly one load helper and one store helper (roles `loadRole`/`storeRole`), both
+// called in the same function as top-level statements, the load before the store and the store
+// (when `needStore`) the last statement of that function; the store is handed the very limb
+// variables the load set (directly or through an ifma.lane0 helper), in order. Any other use of
+// the state (a read, a write, another buffer loaded, a write after the store, a copy of the loaded
+// h stored) is a failure. Returns "" when the flow holds, else why not ("file:line: ...").
+static std::string stateFlow(const File &f, const Function &kernel, int statePar, const std::string &loadRole,
+                             const std::string &storeRole, bool needStore) {
+  struct Site {
+    int fn = -1;          // the function holding the call
+    const Stmt *top = nullptr;  // the top-level statement of that function's body holding it
+    const Expr *call = nullptr;
+  };
+  std::vector<Site> loads, stores;
+  std::string err;
+  auto at = [&](SrcLoc l) { return f.path + ":" + std::to_string(l.line) + ": "; };
+  auto strip = [](const Expr *e) {
+    while (e && e->kind == Expr::Cast && !e->args.empty()) e = e->args[0].get();
+    return e;
+  };
+  std::set<std::pair<int, int>> seen;  // (function, variable) already followed
+  std::function<void(int, int)> follow = [&](int fi, int v) {
+    if (!err.empty() || !seen.insert({fi, v}).second) return;
+    const Function &fn = f.funcs[(size_t)fi];
+    const Stmt *top = nullptr;
+    std::function<void(const Expr &)> walkE = [&](const Expr &e) {
+      if (!err.empty()) return;
+      if (e.kind == Expr::Var && e.var == v) {
+        err = at(e.loc) + "the state is used other than as a call argument in " + fn.name + " ('" + e.text + "')";
+        return;
+      }
+      if (e.kind == Expr::Call && e.fn >= 0) {
+        const Function &g = f.funcs[(size_t)e.fn];
+        const std::string role = roleOf(g);
+        for (size_t i = 0; i < e.args.size(); ++i) {
+          const Expr *a = strip(e.args[i].get());
+          if (!a || a->kind != Expr::Var || a->var != v) {
+            if (e.args[i]) walkE(*e.args[i]);
+            continue;
+          }
+          if (role == loadRole) loads.push_back({fi, top, &e});
+          else if (role == storeRole) stores.push_back({fi, top, &e});
+          else if (i < g.params.size()) follow(e.fn, g.params[i]);
+          else err = at(e.loc) + "the state is passed to " + g.name + " beyond its parameters";
+        }
+        return;
+      }
+      for (const auto &a : e.args)
+        if (a) walkE(*a);
+    };
+    std::function<void(const Stmt &)> walkS = [&](const Stmt &s) {
+      if (s.kind == Stmt::Decl && s.var == v) err = at(s.loc) + "the state is redeclared in " + fn.name;
+      if (s.e) walkE(*s.e);
+      if (s.inc) walkE(*s.inc);
+      for (const StmtP *c : {&s.init, &s.then, &s.els})
+        if (*c) walkS(**c);
+      for (const auto &b : s.body)
+        if (b) walkS(*b);
+    };
+    if (fn.body->kind == Stmt::Block) {
+      for (const auto &b : fn.body->body) {
+        top = b.get();
+        if (b) walkS(*b);
+      }
+    } else {
+      walkS(*fn.body);
+    }
+  };
+  follow(f.findFunc(kernel.name), statePar);
+  if (!err.empty()) return err;
+  if (loads.size() != 1) return at(kernel.loc) + "the state reaches " + std::to_string(loads.size()) + " " + loadRole + " calls (one needed)";
+  if (stores.size() != (needStore ? 1u : 0u))
+    return at(kernel.loc) + "the state reaches " + std::to_string(stores.size()) + " " + storeRole + " calls (" +
+           (needStore ? "one" : "none") + " needed)";
+  const Site &ld = loads[0];
+  const Function &g = f.funcs[(size_t)ld.fn];
+  auto topIndex = [&](const Site &s) -> long {
+    if (g.body->kind != Stmt::Block) return -1;
+    for (size_t i = 0; i < g.body->body.size(); ++i) {
+      const Stmt *b = g.body->body[i].get();
+      if (b == s.top && b->kind == Stmt::ExprS && b->e.get() == s.call) return (long)i;
+    }
+    return -1;
+  };
+  const long li = topIndex(ld);
+  if (li < 0) return at(ld.call->loc) + "the state load is not a statement of its own at the top of " + g.name;
+  if (!needStore) return "";
+  const Site &st = stores[0];
+  if (st.fn != ld.fn) return at(st.call->loc) + "the state is stored in " + f.funcs[(size_t)st.fn].name + ", loaded in " + g.name;
+  const long si = topIndex(st);
+  if (si < 0) return at(st.call->loc) + "the state store is not a statement of its own at the top of " + g.name;
+  if (si != (long)g.body->body.size() - 1 || si <= li)
+    return at(st.call->loc) + "the state store must be the last statement of " + g.name + ", after the load";
+  // The limbs: the load's h0..h2 arguments (the helper's parameters of those names, or its
+  // contract's "acc" names) are the variables the store is handed.
+  auto limbArgs = [&](const Expr &call, std::vector<int> &vars) -> std::string {
+    const Function &h = f.funcs[(size_t)call.fn];
+    Contract hc = contractOf(h);
+    std::vector<std::string> names = hc.acc.size() == 3 ? hc.acc : std::vector<std::string>{"h0", "h1", "h2"};
+    for (const auto &n : names) {
+      size_t k = h.params.size();
+      for (size_t i = 0; i < h.params.size(); ++i)
+        if (f.vars[(size_t)h.params[i]].name == n) k = i;
+      if (k >= h.params.size() || k >= call.args.size()) return h.name + " has no limb parameter " + n;
+      const Expr *a = strip(call.args[k].get());
+      if (a && a->kind == Expr::Call && a->fn >= 0 && roleOf(f.funcs[(size_t)a->fn]) == "ifma.lane0" && a->args.size() == 1)
+        a = strip(a->args[0].get());
+      if (!a || a->kind != Expr::Var) return "the limb " + n + " handed to " + h.name + " is not a variable ('" + call.args[k]->text + "')";
+      vars.push_back(a->var);
+    }
+    return "";
+  };
+  std::vector<int> lv, sv;
+  std::string e1 = limbArgs(*ld.call, lv), e2 = limbArgs(*st.call, sv);
+  if (!e1.empty()) return at(ld.call->loc) + e1;
+  if (!e2.empty()) return at(st.call->loc) + e2;
+  if (lv != sv) return at(st.call->loc) + "the store is not handed the limbs the load set (h0, h1, h2 in order)";
+  return "";
+}
+
 // A kernel of the AVX-512 dialect (no contracts) that continues a streamed message: its ABI name.
 bool isNameStreamKernel(const Function &k) {
   auto ends = [&](const std::string &suf) {
     return k.name.size() > suf.size() && k.name.compare(k.name.size() - suf.size(), suf.size(), suf) == 0;
   };
   return !contractOf(k).present && k.name.rfind("chapoly_k_", 0) == 0 && (ends("_seal_update") || ends("_open_update"));
+}
+
+// The glue roles of the IFMA dialect, which no value proof covers by themselves (their loops are
+// proved as block steps, their calls by contract): "" when `fn` has the shape its role allows,
+// else why not. ifma.aead: returns nothing and takes no vector and no reference parameter (the
+// AEAD drivers take buffers, lengths and flags). chacha20.lanes: no 64-bit lane arithmetic (IFMA
+// multiply-adds, 64-bit adds or shifts: Poly1305 limb work), no call of an ifma.* or
+// poly1305.* helper, and no scalar result. Other roles: "".
+static std::string glueShape(const File &f, const Function &fn) {
+  const std::string role = roleOf(fn);
+  if (role == "ifma.aead") {
+    if (fn.ret.kind != Type::Void) return "an ifma.aead helper returns nothing, " + fn.name + " returns a value";
+    for (int p : fn.params) {
+      const Var &v = f.vars[(size_t)p];
+      if (v.isRef || v.ty.kind == Type::Vec || v.ty.kind == Type::Mask || v.ty.elemIsVec)
+        return "an ifma.aead helper takes buffers, lengths and flags, " + fn.name + " takes " +
+               (v.isRef ? "the reference parameter " : "the vector parameter ") + v.name;
+    }
+    return "";
+  }
+  if (role != "chacha20.lanes") return "";
+  if (fn.ret.kind == Type::Int || fn.ret.kind == Type::Bool)
+    return "a chacha20.lanes helper returns vectors or nothing, " + fn.name + " returns a scalar";
+  std::string why;
+  std::function<void(const Expr &)> walkE = [&](const Expr &e) {
+    if (!why.empty()) return;
+    if (e.kind == Expr::Intrin) {
+      static const char *limbOps[] = {"madd52", "add_epi64", "sub_epi64", "slli_epi64", "srli_epi64", "sllv_epi64",
+                                      "srlv_epi64", "mul_epu32", "mullo_epi64"};
+      for (const char *op : limbOps)
+        if (e.name.find(op) != std::string::npos)
+          why = "a chacha20.lanes helper does 32-bit lane work; " + fn.name + " uses " + e.name + " (line " +
+                std::to_string(e.loc.line) + "), 64-bit limb arithmetic";
+    }
+    if (e.kind == Expr::Call && e.fn >= 0) {
+      const std::string r = roleOf(f.funcs[(size_t)e.fn]);
+      if (r.rfind("ifma.", 0) == 0 || r.rfind("poly1305.", 0) == 0)
+        why = "a chacha20.lanes helper computes no Poly1305; " + fn.name + " calls the " + r + " helper " +
+              f.funcs[(size_t)e.fn].name + " (line " + std::to_string(e.loc.line) + ")";
+    }
+    for (const auto &a : e.args)
+      if (a) walkE(*a);
+  };
+  std::function<void(const Stmt &)> walkS = [&](const Stmt &s) {
+    if (s.e) walkE(*s.e);
+    if (s.inc) walkE(*s.inc);
+    for (const StmtP *c : {&s.init, &s.then, &s.els})
+      if (*c) walkS(**c);
+    for (const auto &b : s.body)
+      if (b) walkS(*b);
+  };
+  if (fn.body) walkS(*fn.body);
+  return why;
 }
 
 // The helpers a kernel of the IFMA dialect may reach, by their contract's role: a helper without a
@@ -1196,7 +1372,8 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
         store = store || roleOf(f.funcs[(size_t)fi]) == "ifma.state_store";
       }
       Obligation &o = addObl(kr, f, "state-handover", kernel.loc,
-                             "h enters through an ifma.state_load helper and leaves through an ifma.state_store helper",
+                             "h enters through an ifma.state_load helper and leaves through an ifma.state_store helper; "
+                             "the state parameter is used only there, the store comes last and is handed the loaded limbs",
                              kernel.name);
       if (!selected(opt, o)) {
         o.skipped = true;
@@ -1204,6 +1381,16 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
         o.res = Res::FAILED;
         o.cex = std::string("the update kernel reaches no ") + (!load ? "ifma.state_load" : "ifma.state_store") + " helper" +
                 ": h would cross calls unproved";
+      } else if (kernel.params.size() < 4) {
+        o.res = Res::FAILED;
+        o.cex = kernel.name + " does not have the update ABI (out, in, len, acc[24], otk, nonce, key, counter)";
+      } else {
+        // The update ABI (runtime/src/internal/chapoly_internal.h, StreamKernels): acc is the 4th.
+        std::string why = stateFlow(f, kernel, kernel.params[3], "ifma.state_load", "ifma.state_store", true);
+        if (!why.empty()) {
+          o.res = Res::FAILED;
+          o.cex = why;
+        }
       }
       proveStateHelpers44(f, kernel, prover, opt, kr);
     }
@@ -1220,7 +1407,10 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
       const bool need_store = kc.role != "poly1305.finish";
       Obligation &o = addObl(kr, f, "state-handover", kernel.loc,
                              "h enters through a poly1305.state_load helper" +
-                                 std::string(need_store ? " and leaves through a poly1305.state_store helper" : ""),
+                                 std::string(need_store ? " and leaves through a poly1305.state_store helper; the state "
+                                                          "parameter is used only there, the store comes last and is "
+                                                          "handed the loaded limbs"
+                                                        : "; the state parameter is used only there"),
                              kernel.name);
       if (!selected(opt, o)) {
         o.skipped = true;
@@ -1228,6 +1418,16 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
         o.res = Res::FAILED;
         o.cex = std::string("the ") + kc.role + " kernel reaches no " +
                 (!load ? "poly1305.state_load" : "poly1305.state_store") + " helper: h would cross calls unproved";
+      } else {
+        int sp = -1;
+        for (int p : kernel.params)
+          if (f.vars[(size_t)p].name == kc.state) sp = p;
+        std::string why = sp < 0 ? kernel.name + " has no parameter \"" + kc.state + "\" (the contract's state)"
+                                 : stateFlow(f, kernel, sp, "poly1305.state_load", "poly1305.state_store", need_store);
+        if (!why.empty()) {
+          o.res = Res::FAILED;
+          o.cex = why;
+        }
       }
     }
     for (const auto &o : kr.obligations) fin = fin || o.kind == "final-reduction";
@@ -1251,6 +1451,21 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
     for (int fi : reachable(f, kernel)) {
       const Function &fn = f.funcs[(size_t)fi];
       if (contracts) break;  // helpers are known by their contracts (closedWorld), not by name
+      if (&fn != &kernel) {
+        // The glue roles carry no value proof of their own: a proved helper relabelled as glue
+        // would lose its proof, so glue must have a shape no proved role has.
+        std::string why = glueShape(f, fn);
+        if (!why.empty()) {
+          Obligation &o = addObl(kr, f, "helper", fn.loc, "helper " + fn.name + " has the shape of its role " + roleOf(fn), fn.name);
+          if (!selected(opt, o)) {
+            o.skipped = true;
+          } else {
+            o.res = Res::FAILED;
+            o.cex = why;
+          }
+          continue;
+        }
+      }
       if (&fn == &kernel || knownHelper(fn, opt)) continue;
       bool boundsOnly = false;
       for (const auto &m : fn.markers) boundsOnly = boundsOnly || m.rfind("chapoly-bounds-only", 0) == 0;
