@@ -70,6 +70,11 @@ std::vector<std::pair<std::string, std::string>> obligationKinds() {
       {"closed-world", "a reachable helper has a contract the verifier proves (or is loop- and multiply-free "
                        "glue); every 64x64->128 multiply is covered by a contract"},
       {"final-call", "a call of the poly1305.final helper passes s = le128(key[16..31]) of the key the clamp read"},
+      {"join", "the joins between proved pieces: each block step, loop, final reduction and state store is "
+               "handed the accumulator the last proved piece left, limbs in order; every block is padded as RFC "
+               "8439 says (AEAD: pad bit, zero padding; Poly1305: 0x01 marker and no pad bit on a partial block)"},
+      {"lengths-block", "an AEAD's last Poly1305 block before the final reduction is le64(aad_len) || le64(len) "
+                        "with the pad bit (RFC 8439 2.8)"},
       {"chacha-block", "a scalar chacha20.block helper: 20 rounds + feed-forward equal RFC 8439 2.3"},
   };
 }

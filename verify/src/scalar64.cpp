@@ -46,6 +46,13 @@ struct V {
   u128 hi = 0;                  // Int: upper bound (values are >= 0)
   std::string region;           // Ptr
   std::shared_ptr<std::vector<V>> arr;  // Arr elements (shared only while copying frames)
+  // Ghost data for the joins between proved pieces (Int only; a value computed from others
+  // carries none): accTag/accLimb: limb accLimb of the Poly1305 accumulator named accTag (one
+  // name per block step, state load, loop head or branch join); marker: the marker byte a
+  // bytes.load_partial call was given (-1: not a partial block, -2: a marker that is no constant).
+  std::string accTag;
+  int accLimb = -1;
+  int marker = -1;
 };
 
 struct Eval {
@@ -208,7 +215,11 @@ struct Eval {
   }
   // The value reduced to `bits` bits (wrapping or truncating conversion): exact when it fits.
   V wrapTo(const V &a, unsigned bits) {
-    if (bitLen(a.hi) <= bits) return intV(*a.v, bits, a.hi);
+    if (bitLen(a.hi) <= bits) {  // the same value: its ghost data goes with it
+      V r = a;
+      r.bits = bits;
+      return r;
+    }
     return intV(low(a, bits), bits, maxOf(bits));
   }
 
@@ -697,6 +708,12 @@ struct Eval {
     const bool step = ct.present && ct.role == "poly1305.blocks" && ct.msgWords.size() == 2;
     StepCall sc(c);
     if (step) beginStep(fn, ct, fr, ctx, sc);
+    // The joins, on the arguments as handed over (before the helper's body changes its copies).
+    if (ct.present && ct.role == "poly1305.final") {
+      checkAccJoin(fn, ct, fr, ctx, e.loc, "the final reduction");
+      checkLengthsBlock(e.loc);
+    }
+    if (ct.present && ct.role == "poly1305.state_store") checkAccJoin(fn, ct, fr, ctx, e.loc, "the state store");
     frames.push_back(fr);
     chain.push_back(F.path + ":" + std::to_string(e.loc.line));
     exec(*fn.body);
@@ -705,6 +722,21 @@ struct Eval {
     if (ct.present && ct.role == "poly1305.final") checkFinalCall(fn, ct, ctx, e.loc);
     if (ct.present && (ct.role == "poly1305.state_load" || ct.role == "poly1305.state_store"))
       checkStateHandover(fn, ct, ctx, e.loc, ct.role == "poly1305.state_load");
+    if (ct.present && ct.role == "poly1305.state_load") tagAcc(frames.back(), fn, ct, "S#" + std::to_string(fresh++));
+    if (ct.present && ct.role == "bytes.load_partial") {
+      int mk = -2;
+      int mp = paramByName(fn, ct.marker);
+      auto mit = mp < 0 ? slots.end() : slots.find({ctx, mp});
+      if (mit != slots.end() && mit->second.k == V::Int) {
+        z3::expr mv = mit->second.v->simplify();
+        if (mv.is_numeral()) mk = std::stoi(mv.get_decimal_string(0));
+      }
+      for (const auto &o : ct.out) {
+        int pv = paramByName(fn, o);
+        auto r = pv < 0 ? frames.back().refs.end() : frames.back().refs.find(pv);
+        if (r != frames.back().refs.end() && slots.count(r->second)) slots.at(r->second).marker = mk;
+      }
+    }
     Frame done = frames.back();
     frames.pop_back();
     chain.pop_back();
@@ -721,6 +753,7 @@ struct Eval {
     std::vector<std::pair<int, int>> acc;  // caller slots of the accumulator limbs
     z3::expr hold;
     std::vector<z3::expr> hin;
+    std::string accIn;  // "" when the step is handed the current accumulator, else why not
     int m0 = -1, m1 = -1, pad = -1, r0 = -1, r1 = -1;
     int ctx = 0;
   };
@@ -736,6 +769,14 @@ struct Eval {
   }
   void beginStep(const Function &fn, const Contract &ct, Frame &fr, int ctx, StepCall &sc) {
     sc.ctx = ctx;
+    {  // the join: the limbs handed in are the current accumulator (before they become atoms)
+      std::vector<std::pair<int, int>> in;
+      for (int i = 0; i < 3; ++i) {
+        int pv = paramByName(fn, ct.acc[(size_t)i]);
+        if (pv >= 0 && fr.refs.count(pv)) in.push_back(fr.refs.at(pv));
+      }
+      sc.accIn = in.size() == 3 ? accIsCurrent(in) : "the accumulator limbs are not reference parameters";
+    }
     z3::expr hold = c.int_val(0);
     for (int i = 0; i < 3; ++i) {
       int pv = paramByName(fn, ct.acc[(size_t)i]);
@@ -793,6 +834,7 @@ struct Eval {
       cl.note = "r = " + k0 + " & 0x0ffffffc0fffffff + 2^64 (" + k1 + " & 0x0ffffffc0ffffffc)";
     }
     claims.push_back(cl);
+    checkStepJoin(sc, M, P, at);
     // The caller continues with the proved value: a fresh Hk = (H + m + pad 2^128) r (mod p).
     std::string hk = "H#" + std::to_string(fresh++);
     z3::expr Hk = atom(hk);
@@ -801,6 +843,121 @@ struct Eval {
     slots.at(sc.acc[0]) = intV(Hk - pow2big(64) * h1k - pow2big(128) * h2k, 64, maxOf(64));
     slots.at(sc.acc[1]) = intV(h1k, 64, maxOf(64));
     slots.at(sc.acc[2]) = intV(h2k, 64, maxOf(64));
+    for (int i = 0; i < 3; ++i) slots.at(sc.acc[(size_t)i]).accTag = hk, slots.at(sc.acc[(size_t)i]).accLimb = i;
+    lastAcc = hk;
+    stepMsg.erase(hk);
+    stepMsg.emplace(hk, std::make_pair(M, P));
+  }
+
+  // ---- the joins between proved pieces (ghost accumulator names) ----
+  // Every block step, the final reduction and the state store must be handed the accumulator the
+  // previous proved piece left (limbs in order, nothing done to them in between); an AEAD's last
+  // block before the final reduction is the lengths block le64(aad_len) || le64(len) with its pad
+  // bit; every AEAD block has the pad bit and a partial block zero padding (RFC 8439 2.8), a
+  // Poly1305 message's partial block the 0x01 marker and no pad bit (RFC 8439 2.5.1).
+  std::string kernelRole;                 // the exported kernel's contract role
+  std::string loopAccName;                // the accumulator name of the block loop being proved
+  std::string lastAcc = "0";              // the accumulator last produced ("0": h = 0, nothing absorbed)
+  std::map<std::string, std::pair<z3::expr, z3::expr>> stepMsg;  // step name -> (m, pad) it absorbed
+  std::map<std::pair<std::string, std::string>, std::string> joinNames;  // branch join of two names
+  std::string tagOf(const V &v, int limb) {
+    if (v.k != V::Int) return "";
+    if (v.accLimb == limb && !v.accTag.empty()) return v.accTag;
+    z3::expr e = v.v->simplify();
+    if (e.is_numeral() && e.get_decimal_string(0) == "0") return "0";
+    return "";
+  }
+  // "" when the three slots hold limbs 0, 1, 2 of the current accumulator, else why not.
+  std::string accIsCurrent(const std::vector<std::pair<int, int>> &acc) {
+    for (size_t i = 0; i < acc.size(); ++i) {
+      auto it = slots.find(acc[i]);
+      std::string t = it == slots.end() ? "" : tagOf(it->second, (int)i);
+      if (t != lastAcc) {
+        std::string name = F.vars[(size_t)acc[i].second].name;
+        return "limb " + std::to_string(i) + " (" + name + ") is " +
+               (t.empty() ? "not limb " + std::to_string(i) + " of an accumulator a proved piece produced"
+                          : "limb " + std::to_string(i) + " of an earlier accumulator, not of the last one");
+      }
+    }
+    return "";
+  }
+  void addJoinClaim(SrcLoc at, const std::string &what, const std::string &why) {
+    Claim cl;
+    cl.kind = "join";
+    cl.loc = at;
+    cl.what = what;
+    if (!why.empty()) cl.ok = false, cl.cex = why;
+    claims.push_back(cl);
+  }
+  static bool isAead(const std::string &r) {
+    return r == "aead.seal" || r == "aead.open" || r == "aead.seal_update" || r == "aead.open_update";
+  }
+  static bool isMac(const std::string &r) { return r == "poly1305.oneshot" || r == "poly1305.update"; }
+  void checkStepJoin(const StepCall &sc, const z3::expr &M, const z3::expr &P, SrcLoc at) {
+    (void)M;
+    std::string why = sc.accIn.empty() ? "" : "the step is not handed the accumulator the previous piece left: " + sc.accIn;
+    z3::expr p = P.simplify();
+    const std::string pv = p.is_numeral() ? p.get_decimal_string(0) : "?";
+    auto mit = slots.find({sc.ctx, sc.m0});
+    const int mk = mit == slots.end() ? -1 : mit->second.marker;
+    const std::string mks = mk == -2 ? std::string("?") : std::to_string(mk);
+    if (why.empty() && isAead(kernelRole)) {
+      if (pv != "1")
+        why = "an AEAD block is absorbed with pad " + pv + " (RFC 8439 2.8: every block is 16 bytes, zero-padded, 2^128 added)";
+      else if (mk != -1 && mk != 0)
+        why = "an AEAD partial block is padded with marker byte " + mks + " (RFC 8439 2.8 pads with zeros)";
+    }
+    if (why.empty() && isMac(kernelRole)) {
+      if (mk == -1 && pv != "1") why = "a whole 16-byte Poly1305 block is absorbed with pad " + pv + " (RFC 8439 2.5.1: 2^128 added)";
+      if (mk != -1 && (mk != 1 || pv != "0"))
+        why = "a partial Poly1305 block has marker " + mks + " and pad " + pv +
+              " (RFC 8439 2.5.1: the 0x01 byte right after its bytes, no 2^128)";
+    }
+    addJoinClaim(at, "the block step at " + where(at) + " is handed the last accumulator, its block padded as RFC 8439 says", why);
+  }
+  void checkAccJoin(const Function &fn, const Contract &ct, const Frame &fr, int ctx, SrcLoc at, const std::string &what) {
+    std::vector<std::pair<int, int>> acc;
+    std::string why;
+    for (size_t i = 0; i < 3 && why.empty(); ++i) {
+      int pv = i < ct.acc.size() ? paramByName(fn, ct.acc[i]) : -1;
+      if (pv < 0) why = "the contract's \"acc\" does not name three parameters of " + fn.name;
+      else if (F.vars[(size_t)pv].isRef) acc.push_back(fr.refs.at(pv));
+      else acc.push_back({ctx, pv});
+    }
+    if (why.empty()) why = accIsCurrent(acc);
+    addJoinClaim(at, what + " at " + where(at) + " is handed the accumulator the last proved piece left, limbs in order", why);
+  }
+  // An AEAD's final reduction follows the lengths block: the last step absorbed
+  // le64(aad_len) + 2^64 le64(len) with the pad bit (the kernel ABI: len is parameter 3, aad_len 5).
+  void checkLengthsBlock(SrcLoc at) {
+    if (kernelRole != "aead.seal" && kernelRole != "aead.open") return;
+    const Function &k = *frames.front().fn;
+    std::string why;
+    auto it = stepMsg.find(lastAcc);
+    if (k.params.size() < 6) {
+      why = k.name + " does not have the seal/open ABI";
+    } else if (it == stepMsg.end()) {
+      why = "the final reduction does not follow a block step";
+    } else {
+      z3::expr L = atom(F.vars[(size_t)k.params[3]].name), A = atom(F.vars[(size_t)k.params[5]].name);
+      z3::expr d = (it->second.first - (A + pow2big(64) * L)).simplify(som);
+      if (!(d.is_numeral() && d.get_decimal_string(0) == "0"))
+        why = "the last block absorbed is " + it->second.first.simplify(som).to_string() + ", not " +
+              F.vars[(size_t)k.params[5]].name + " + 2^64 " + F.vars[(size_t)k.params[3]].name;
+    }
+    addJoinClaim(at, "the block before the final reduction is the lengths block le64(aad_len) || le64(len) (RFC 8439 2.8)", why);
+    claims.back().kind = "lengths-block";
+  }
+  // Names the accumulator limbs a helper (state load) set in the caller: they are the new accumulator.
+  void tagAcc(const Frame &fr, const Function &fn, const Contract &ct, const std::string &name) {
+    for (size_t i = 0; i < 3 && i < ct.acc.size(); ++i) {
+      int pv = paramByName(fn, ct.acc[i]);
+      auto r = pv < 0 ? fr.refs.end() : fr.refs.find(pv);
+      if (r == fr.refs.end() || !slots.count(r->second)) return;
+      V &v = slots.at(r->second);
+      if (v.k == V::Int) v.accTag = name, v.accLimb = (int)i;
+    }
+    lastAcc = name;
   }
   // Replaces the step atoms recorded from index `from` on by their definitions, latest first.
   z3::expr expandSteps(z3::expr e, size_t from) {
@@ -851,20 +1008,43 @@ struct Eval {
         // Undecided: both branches, then every variable either changed becomes unknown.
         auto before = slots;
         auto memBefore = mem;
+        const std::string accBefore = lastAcc;
         exec(*s.then);
         auto afterThen = slots;
+        const std::string accThen = lastAcc;
         bool retThen = frames.back().returned;
         frames.back().returned = false;
         slots = before;
         mem = memBefore;
+        lastAcc = accBefore;
         if (s.els) exec(*s.els);
+        const std::string accEls = lastAcc;
         bool retEls = frames.back().returned;
         if (retThen || retEls) fail(s.loc, "return inside a data-dependent branch");
+        // The accumulator after the branch: one name for the pair of names the branches left.
+        auto joinName = [&](const std::string &a, const std::string &b) {
+          if (a == b) return a;
+          auto jk = std::make_pair(a, b);
+          auto jt = joinNames.find(jk);
+          if (jt != joinNames.end()) return jt->second;
+          return joinNames[jk] = "J#" + std::to_string(fresh++);
+        };
         for (auto &[k, v] : slots) {
           auto t = afterThen.find(k);
           if (t == afterThen.end()) continue;
-          if (!same(v, t->second)) v = joinV(v, t->second);
+          if (same(v, t->second)) continue;
+          V j = joinV(v, t->second);
+          for (int limb = 0; limb < 3 && j.k == V::Int; ++limb) {
+            std::string ta = tagOf(t->second, limb), tb = tagOf(v, limb);
+            if (!ta.empty() && !tb.empty() && (t->second.accLimb == limb || v.accLimb == limb)) {
+              j.accTag = joinName(ta, tb);
+              j.accLimb = limb;
+              break;
+            }
+          }
+          v = j;
         }
+        lastAcc = joinName(accThen, accEls);
         mem.clear();
         return;
       }
@@ -1031,8 +1211,19 @@ struct Eval {
     }
     auto inv = invariantsOf(s);
     if (ct.present && ct.role == "poly1305.blocks") {
+      loopAccName.clear();
       blockStep(s, ct, vars, inv);
       havocLoop(s, vars, inv);
+      // After the loop the accumulator is its head value at the exit: the loop's name.
+      if (!loopAccName.empty()) {
+        for (size_t i = 0; i < 3 && i < ct.acc.size(); ++i) {
+          int v = varByName(ct.acc[i]);
+          if (v < 0 || !slots.count(key(v))) continue;
+          V &x = slots.at(key(v));
+          if (x.k == V::Int) x.accTag = loopAccName, x.accLimb = (int)i;
+        }
+        lastAcc = loopAccName;
+      }
       return;
     }
     // A loop whose condition stays decided is unrolled (up to a cap); any other is summarised
@@ -1369,9 +1560,20 @@ struct Eval {
     if (why.empty() && !offsetPair(k0, k1)) why = "r1's key bytes do not follow r0's";
     if (!why.empty()) return bad("r = r0 + 2^64 r1 at the loop is not the clamped key: " + why);
     // Head state: every variable the loop writes is unknown (accumulator bounded by the invariants).
+    // The join: the loop is entered with the last accumulator, and its head value gets a name of
+    // its own (the same name after the loop: the body hands the next head what its last step left).
+    std::vector<std::pair<int, int>> accKeys;
+    for (int i = 0; i < 3; ++i) accKeys.push_back(key(acc[i]));
+    const std::string entryWhy = accIsCurrent(accKeys);
     auto saved = slots;
     auto savedMem = mem;
     havocLoop(s, vars, inv);
+    loopAccName = "L#" + std::to_string(fresh++);
+    for (int i = 0; i < 3; ++i) {
+      V &x = slots.at(accKeys[(size_t)i]);
+      if (x.k == V::Int) x.accTag = loopAccName, x.accLimb = i;
+    }
+    lastAcc = loopAccName;
     std::vector<z3::expr> headAtoms, h;
     std::map<int, z3::expr> headVal;
     for (int v : vars) {
@@ -1399,6 +1601,10 @@ struct Eval {
       return bad("cannot evaluate the loop body: " + e2 + " (line " + std::to_string(errLoc.line) + ")");
     }
     reads = nullptr;
+    // (From one iteration to the next the loop's block-step claim below is the join: it proves the
+    // accumulator at the end of the body is the head's with the iteration's blocks absorbed.)
+    addJoinClaim(s.loc, "the loop at " + where(s.loc) + " is entered with the accumulator the last proved piece left",
+                 entryWhy.empty() ? "" : "the loop is entered with an accumulator that is not the last one: " + entryWhy);
     std::vector<z3::expr> h2;
     for (int i = 0; i < 3; ++i) h2.push_back(*slot(acc[i]).v);
     // The message block: the bytes read from the message's region, at 16 consecutive offsets.
@@ -1607,6 +1813,7 @@ void proveScalarContracts(const File &f, const Function &kernel, const BoundsOpt
   auto t0 = std::chrono::steady_clock::now();
   z3::context c;
   Eval ev(f, c);
+  ev.kernelRole = contractOf(kernel).role;
   ev.frames.push_back(Eval::Frame{1, &kernel, {}, false, V{}});
   std::string fatal;
   SrcLoc fatalLoc;
