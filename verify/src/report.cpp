@@ -18,7 +18,8 @@ std::vector<std::string> trustBase() {
       "Clang 16 parses the emitted C++ with the runtime's compile flags (the AST is what is proved)",
       "Z3 4.8.12 decides each query (unsat = proved; unknown is reported as TIMEOUT, never a pass)",
       "the intrinsic semantics table (verify/src/intrinsics.cpp), each entry tested against the real "
-      "instruction by tests/verify/intrinsics_test.cpp",
+      "instruction by tests/verify/intrinsics_test.cpp (x86) and tests/riscv/rvv_intrinsics_test.cpp "
+      "(RVV, under qemu-riscv64 at VLEN 128..1024)",
       "kernel inputs are arbitrary: every byte of message, key, nonce and AAD, every length, "
       "counter and pointer value the parameter types allow (no caller contract is assumed for the "
       "bounds)",

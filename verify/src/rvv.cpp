@@ -609,6 +609,14 @@ class LaneEval {
     bool seenVl = false;
     for (size_t k = activeBase; k < activeVls.size(); ++k) seenVl = seenVl || z3::eq(activeVls[k], vl);
     if (!seenVl) activeVls.push_back(vl);
+    // Its vl must fit the register group of its own type (a vl from a vsetvl of another SEW/LMUL
+    // may exceed it: RVV 1.0 section 6 reserves vl > VLMAX).
+    {
+      z3::expr vm = vlmax(sew, in->lmul);
+      bool seen = false;  // one check per (vl, SEW/LMUL): the rest ask the solver the same question
+      for (const auto &ov : opVls) seen = seen || (z3::eq(ov.vl, vl) && z3::eq(ov.vlmax, vm));
+      if (!seen) opVls.push_back({vl, vm, e.name, e.loc});
+    }
     auto vec = [&](size_t k) { return laneOf(eval(*ax[k]), ax[k]->loc); };
     auto scalar = [&](size_t k) { return asInt(eval(*ax[k]), 64, ax[k]->loc); };
     z3::expr sewMask = c.bv_val(sew - 1, 64);
@@ -678,6 +686,12 @@ class LaneEval {
   std::vector<z3::expr> laneStack;
   z3::expr laneVar() { return laneStack.empty() ? lane : laneStack.back(); }
   std::vector<z3::expr> activeVls;  // the distinct vls of the vector operations (the lane is below each)
+  struct OpVl {
+    z3::expr vl, vlmax;  // the operation's vl and VLMAX = VLEN * LMUL / SEW of its type
+    std::string name;
+    SrcLoc loc;
+  };
+  std::vector<OpVl> opVls;
   size_t activeBase = 0;            // where the current scope's (a strip-mined loop's) vls start
   struct LoadRec {
     std::string region;
@@ -878,6 +892,7 @@ class LaneEval {
     z3::expr e = c.bv_const(("e#" + std::to_string(fresh++)).c_str(), 64);
     env[ov] = intV(oh, 64);
     size_t s0 = stores.size(), v0 = setvls.size(), a0 = activeVls.size(), p0 = pathCond.size(), l0 = loads.size();
+    const size_t ov0 = opVls.size();
     laneStack.push_back(e);
     size_t savedBase = activeBase;
     activeBase = activeVls.size();
@@ -905,6 +920,11 @@ class LaneEval {
     if (!holds(oEnd == oh + vl8)) fail(s.loc, "the strip-mined loop does not advance its index by the vl its vsetvl returned");
     for (size_t k = a0; k < activeVls.size(); ++k)
       if (!holds(activeVls[k] == vl8)) fail(s.loc, "a vector operation of the strip-mined loop runs at another vl than its vsetvl's");
+    for (size_t k = ov0; k < opVls.size(); ++k)
+      if (!holds(z3::ule(opVls[k].vl, opVls[k].vlmax)))
+        fail(opVls[k].loc, opVls[k].name + " may run at a vl above VLMAX of its type (VLEN * LMUL / SEW): its vl comes "
+                           "from a vsetvl of another SEW/LMUL");
+    opVls.erase(opVls.begin() + (long)ov0, opVls.end());
     if (st.eb != 1 || !z3::eq(st.stride->simplify(), c.bv_val(1, 64).simplify()))
       fail(st.loc, "the strip-mined store is not a unit-stride byte store");
     // Store at (region, off + e): off must be o (the loop writes x = o + e).
@@ -1084,6 +1104,9 @@ void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, 
       hyp.push_back(z3::ult(i, ret));
       for (size_t k = 0; k < ev.activeVls.size(); ++k)
         if (!check(ev.activeVls[k] == ret, "a vector operation runs at a vl other than the one returned")) return;
+      for (const auto &ov : ev.opVls)
+        if (!check(z3::ule(ov.vl, ov.vlmax), ov.name + " (line " + std::to_string(ov.loc.line) +
+                   ") may run at a vl above VLMAX of its type (VLEN * LMUL / SEW): its vl comes from a vsetvl of another SEW/LMUL")) return;
       // (2) Every store through out stays in out[0, 64 vl); stores elsewhere go to local arrays.
       //     A strided store of the state keeps lane l inside block l (bytes [64 l, 64 l + 64)).
       for (const StoreRec &s : ev.stores) {

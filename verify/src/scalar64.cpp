@@ -724,6 +724,16 @@ struct Eval {
       checkStateHandover(fn, ct, ctx, e.loc, ct.role == "poly1305.state_load");
     if (ct.present && ct.role == "poly1305.state_load") tagAcc(frames.back(), fn, ct, "S#" + std::to_string(fresh++));
     if (ct.present && ct.role == "bytes.load_partial") {
+      {  // the join: the partial block comes from a buffer the kernel MACs
+        std::set<std::string> ok = macRegions();
+        int sp = paramByName(fn, ct.src);
+        auto sit = sp < 0 ? slots.end() : slots.find({ctx, sp});
+        std::string why;
+        if (!ok.empty() && (sit == slots.end() || sit->second.k != V::Ptr || !ok.count(sit->second.region)))
+          why = "the partial block is loaded from " + (sit == slots.end() ? std::string("?") : sit->second.region) +
+                ", a buffer this " + kernelRole + " kernel does not MAC";
+        addJoinClaim(e.loc, "the partial block loaded at " + where(e.loc) + " comes from a buffer the kernel MACs", why);
+      }
       int mk = -2;
       int mp = paramByName(fn, ct.marker);
       auto mit = mp < 0 ? slots.end() : slots.find({ctx, mp});
@@ -893,6 +903,47 @@ struct Eval {
     return r == "aead.seal" || r == "aead.open" || r == "aead.seal_update" || r == "aead.open_update";
   }
   static bool isMac(const std::string &r) { return r == "poly1305.oneshot" || r == "poly1305.update"; }
+  // The buffers a kernel's Poly1305 may read, by its role and the C ABI (runtime/src/internal/
+  // chapoly_internal.h): seal (ct, tag, pt, len, aad, ...) MACs its output ct and the AAD, open
+  // (pt, tag, ct, len, aad, ...) its input ct and the AAD, seal_update (ct, pt, ...) its output,
+  // open_update (pt, ct, ...) its input, poly1305 / poly1305_update (x, msg, ...) msg.
+  std::set<std::string> macRegions() {
+    const Function &k = *frames.front().fn;
+    std::vector<size_t> idx;
+    if (kernelRole == "aead.seal") idx = {0, 4};
+    else if (kernelRole == "aead.open") idx = {2, 4};
+    else if (kernelRole == "aead.seal_update") idx = {0};
+    else if (kernelRole == "aead.open_update" || isMac(kernelRole)) idx = {1};
+    std::set<std::string> out;
+    for (size_t i : idx)
+      if (i < k.params.size()) out.insert(F.vars[(size_t)k.params[i]].name);
+    return out;
+  }
+  // "" when every memory byte in m is from a buffer the kernel may MAC, else the first that is not.
+  // (Byte atoms are named REGION[@EPOCH][OFFSET]; other atoms, unknowns named NAME?N among them,
+  // are no byte read from memory; a partial block's source is checked at its loader's call.)
+  std::string foreignBytes(const z3::expr &m) {
+    std::set<std::string> ok = macRegions();
+    if (ok.empty()) return "";
+    std::vector<z3::expr> todo{m};
+    std::set<unsigned> seen;
+    while (!todo.empty()) {
+      z3::expr e = todo.back();
+      todo.pop_back();
+      if (!seen.insert(e.id()).second) continue;
+      if (e.is_const() && !e.is_numeral()) {
+        std::string n = e.decl().name().str();
+        size_t b = n.find('[');
+        if (b == std::string::npos || b == 0 || n[0] == '@' || n.find('?') != std::string::npos) continue;  // not a byte read
+        std::string region = n.substr(0, std::min(b, n.find('@')));
+        if (!ok.count(region)) return n;
+        continue;
+      }
+      if (e.is_app())
+        for (unsigned i = 0; i < e.num_args(); ++i) todo.push_back(e.arg(i));
+    }
+    return "";
+  }
   void checkStepJoin(const StepCall &sc, const z3::expr &M, const z3::expr &P, SrcLoc at) {
     (void)M;
     std::string why = sc.accIn.empty() ? "" : "the step is not handed the accumulator the previous piece left: " + sc.accIn;
@@ -913,7 +964,12 @@ struct Eval {
         why = "a partial Poly1305 block has marker " + mks + " and pad " + pv +
               " (RFC 8439 2.5.1: the 0x01 byte right after its bytes, no 2^128)";
     }
-    addJoinClaim(at, "the block step at " + where(at) + " is handed the last accumulator, its block padded as RFC 8439 says", why);
+    if (why.empty()) {
+      std::string b = foreignBytes(M);
+      if (!b.empty()) why = "the block absorbed holds " + b + ", a byte of a buffer this " + kernelRole + " kernel does not MAC";
+    }
+    addJoinClaim(at, "the block step at " + where(at) + " is handed the last accumulator, its block padded as RFC 8439 says "
+                 "and read from a buffer the kernel MACs", why);
   }
   void checkAccJoin(const Function &fn, const Contract &ct, const Frame &fr, int ctx, SrcLoc at, const std::string &what) {
     std::vector<std::pair<int, int>> acc;
@@ -1603,8 +1659,15 @@ struct Eval {
     reads = nullptr;
     // (From one iteration to the next the loop's block-step claim below is the join: it proves the
     // accumulator at the end of the body is the head's with the iteration's blocks absorbed.)
-    addJoinClaim(s.loc, "the loop at " + where(s.loc) + " is entered with the accumulator the last proved piece left",
-                 entryWhy.empty() ? "" : "the loop is entered with an accumulator that is not the last one: " + entryWhy);
+    {
+      std::string why = entryWhy.empty() ? "" : "the loop is entered with an accumulator that is not the last one: " + entryWhy;
+      std::set<std::string> ok = macRegions();
+      // (A local array is a staging buffer: what was copied into it is checked where a step reads it.)
+      if (why.empty() && !ok.empty() && m0.k == V::Ptr && !ok.count(m0.region) && m0.region.rfind("@arr:", 0) != 0)
+        why = "the loop MACs " + m0.region + ", a buffer this " + kernelRole + " kernel does not MAC";
+      addJoinClaim(s.loc, "the loop at " + where(s.loc) + " is entered with the accumulator the last proved piece left and "
+                   "reads a buffer the kernel MACs", why);
+    }
     std::vector<z3::expr> h2;
     for (int i = 0; i < 3; ++i) h2.push_back(*slot(acc[i]).v);
     // The message block: the bytes read from the message's region, at 16 consecutive offsets.

@@ -143,10 +143,10 @@ CHAPOLY_EXPORT int chapoly_xopen(uint8_t *pt, const uint8_t *ct, size_t len, con
 /* chapoly_backend returns the name of the implementation that `chapoly_seal` and `chapoly_open`
  * use now: "avx512" (AVX-512 F, VL, BW and IFMA kernels), "avx2" (AVX2 and BMI2 kernels),
  * "scalar" (generated kernels in plain C++ for any 64-bit CPU), "portable" (the plain C++
- * reference) or "rvv" (RISC-V V kernels, in builds that link them: not yet proved, so only with
- * CHAPOLY_ALLOW_UNPROVEN_KERNELS); "avx2" and "scalar" only in builds that link them.
- * The string is static; never free it. Automatic choice takes the first usable one in the order
- * avx512, avx2, scalar, portable; `chapoly info` lists them.
+ * reference) or "rvv" (RISC-V V kernels, proved on the host and linked into riscv64 builds);
+ * each only in builds that link it. The string is static; never free it. Automatic choice takes
+ * the first usable one in the order avx512, avx2, scalar, portable on x86-64 and rvv (where
+ * getauxval(AT_HWCAP) has the V bit), scalar, portable on riscv64; `chapoly info` lists them.
  *
  * On first use the library picks a backend once: if the environment variable `CHAPOLY_BACKEND`
  * is unset, empty or "auto", the fastest backend this CPU and operating system can run; if it
