@@ -215,15 +215,12 @@ std::vector<std::string> checkContracts(const File &f) {
       return;
     }
     if (!fn) return;
-    // The parameter lists name the helper's own parameters.
-    for (const auto *names : {&c.keys, &c.loopKeys})
-      for (const auto &n : *names) {
-        bool found = false;
-        for (int p : fn->params) found = found || f.vars[(size_t)p].name == n;
-        if (!found) report("contract of " + fn->name + " names \"" + n + "\", which is not one of its parameters");
-      }
-    for (const auto &n : {c.state, c.counter}) {
-      if (n.empty()) continue;
+    // The names it gives (keys, loop_keys, state, counter) are the helper's own parameters.
+    std::vector<std::string> named = c.keys;
+    named.insert(named.end(), c.loopKeys.begin(), c.loopKeys.end());
+    for (const auto &n : {c.state, c.counter})
+      if (!n.empty()) named.push_back(n);
+    for (const auto &n : named) {
       bool found = false;
       for (int p : fn->params) found = found || f.vars[(size_t)p].name == n;
       if (!found) report("contract of " + fn->name + " names \"" + n + "\", which is not one of its parameters");
@@ -231,10 +228,7 @@ std::vector<std::string> checkContracts(const File &f) {
   };
   std::function<void(const Stmt &)> walk = [&](const Stmt &s) {
     if (s.kind == Stmt::For || s.kind == Stmt::While || s.kind == Stmt::DoWhile) one(s.contract, s.contractLoc, nullptr);
-    for (const StmtP *c : {&s.init, &s.then, &s.els})
-      if (*c) walk(**c);
-    for (const auto &b : s.body)
-      if (b) walk(*b);
+    forEachChild(s, walk);
   };
   for (const auto &fn : f.funcs) {
     one(fn.contract, fn.contractLoc, &fn);

@@ -116,6 +116,15 @@ struct Function {
   SrcLoc contractLoc;
 };
 
+// Calls f on each statement directly inside s (a For's init, the If branches or loop body, a
+// Block's statements), in that order: the one shape of every statement walk over the IR.
+template <class F> void forEachChild(const Stmt &s, F &&f) {
+  for (const StmtP *c : {&s.init, &s.then, &s.els})
+    if (*c) f(**c);
+  for (const auto &b : s.body)
+    if (b) f(*b);
+}
+
 struct File {
   std::string path;
   std::vector<std::string> lines;  // the source, for messages and comment scanning

@@ -1200,10 +1200,7 @@ static std::string stateFlow(const File &f, const Function &kernel, int statePar
       if (s.kind == Stmt::Decl && s.var == v) err = at(s.loc) + "the state is redeclared in " + fn.name;
       if (s.e) walkE(*s.e);
       if (s.inc) walkE(*s.inc);
-      for (const StmtP *c : {&s.init, &s.then, &s.els})
-        if (*c) walkS(**c);
-      for (const auto &b : s.body)
-        if (b) walkS(*b);
+      forEachChild(s, walkS);
     };
     if (fn.body->kind == Stmt::Block) {
       for (const auto &b : fn.body->body) {
@@ -1318,10 +1315,7 @@ static std::string glueShape(const File &f, const Function &fn) {
   std::function<void(const Stmt &)> walkS = [&](const Stmt &s) {
     if (s.e) walkE(*s.e);
     if (s.inc) walkE(*s.inc);
-    for (const StmtP *c : {&s.init, &s.then, &s.els})
-      if (*c) walkS(**c);
-    for (const auto &b : s.body)
-      if (b) walkS(*b);
+    forEachChild(s, walkS);
   };
   if (fn.body) walkS(*fn.body);
   return why;

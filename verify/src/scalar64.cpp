@@ -945,7 +945,6 @@ struct Eval {
     return "";
   }
   void checkStepJoin(const StepCall &sc, const z3::expr &M, const z3::expr &P, SrcLoc at) {
-    (void)M;
     std::string why = sc.accIn.empty() ? "" : "the step is not handed the accumulator the previous piece left: " + sc.accIn;
     z3::expr p = P.simplify();
     const std::string pv = p.is_numeral() ? p.get_decimal_string(0) : "?";
