@@ -179,7 +179,13 @@ TEST_P(Hygiene, NoKeyOneTimeKeyOrKeystreamLeftOnStackOrInRegisters) {
       chapoly::internal::poly1305_key_gen(otk, key, nonce);
     }
     add_windows(secrets, otk);
-    for (size_t len : {size_t{5}, size_t{300}, size_t{4096 + 17}}) {
+    // Each length with the backend's own kernels and with its short kernels forced on (another
+    // family, with its own, smaller stack depth: Backend::short_kernels), 5 and 100 bytes
+    // reaching each of avx512's two short families.
+    for (auto [len, mode] : {std::pair{size_t{5}, 0}, std::pair{size_t{5}, 1}, std::pair{size_t{100}, 0},
+                             std::pair{size_t{100}, 1}, std::pair{size_t{300}, -1},
+                             std::pair{size_t{4096 + 17}, -1}}) {
+      chapoly::internal::set_short_kernels_for_testing(mode);
       Bytes pt = rng.bytes(len), ct(len), back(len);
       Probe after_seal, after_open;
       int seal_rc = -100, open_rc = -100;
@@ -207,20 +213,21 @@ TEST_P(Hygiene, NoKeyOneTimeKeyOrKeystreamLeftOnStackOrInRegisters) {
       const char *aead = x ? "xchacha" : "chacha";
       for (auto [what, p] : {std::pair{"seal", &after_seal}, std::pair{"open", &after_open}}) {
         EXPECT_EQ(count_hits(p->regs.bytes, p->regs.size, secrets), 0u)
-            << b().name << " " << aead << " " << what << " len=" << len << ": key words in "
+            << b().name << " " << aead << " " << what << " len=" << len << " short mode " << mode << ": key words in "
             << regs << " registers after the call";
         EXPECT_EQ(count_hits(p->stack.data(), p->stack.size(), secrets), 0u)
-            << b().name << " " << aead << " " << what << " len=" << len
+            << b().name << " " << aead << " " << what << " len=" << len << " short mode " << mode
             << ": key words on the stack below the caller";
         EXPECT_EQ(count_hits(p->regs.bytes, p->regs.size, stream), 0u)
-            << b().name << " " << aead << " " << what << " len=" << len << ": keystream in "
+            << b().name << " " << aead << " " << what << " len=" << len << " short mode " << mode << ": keystream in "
             << regs << " registers after the call";
         EXPECT_EQ(count_hits(p->stack.data(), p->stack.size(), stream), 0u)
-            << b().name << " " << aead << " " << what << " len=" << len
+            << b().name << " " << aead << " " << what << " len=" << len << " short mode " << mode
             << ": keystream on the stack below the caller";
       }
     }
   }
+  chapoly::internal::set_short_kernels_for_testing(-1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Hygiene, testing::ValuesIn(all_backends()), backend_param_name);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include <chapoly/chapoly.h>
+
 #include "support/harness.h"
 
 namespace chapoly::test {
@@ -121,6 +123,38 @@ TEST_P(Kernels, RawOpenReturnsComputedTag) {
     EXPECT_EQ(to_hex(got, 16), to_hex(tag, 16)) << b().name << " len=" << len;
     EXPECT_EQ(back, pt) << b().name << " len=" << len;
   }
+}
+
+// The checked calls with and without the backend's short kernels (Backend::short_kernels: another
+// family serves messages up to each entry's max_len where short_on() says so): at every length
+// around each cut-over the ciphertext and tag equal OpenSSL's, open round-trips and a flipped tag
+// bit is refused, whichever kernel ran. Forced on, so this runs on every CPU, not just where the
+// short kernels pay.
+TEST_P(Kernels, ShortKernelsAgreeAcrossTheirCutOvers) {
+  using chapoly::internal::set_short_kernels_for_testing;
+  Rng rng(0x5407);
+  for (int mode : {1, 0}) {
+    set_short_kernels_for_testing(mode);
+    for (size_t len = 0; len <= 260; ++len) {
+      uint8_t key[32], nonce[12], tag[16], want_tag[16];
+      rng.fill(key, sizeof key);
+      rng.fill(nonce, sizeof nonce);
+      Bytes pt = rng.bytes(len), aad = rng.bytes(len % 29), ct(len), want(len), back(len);
+      openssl_seal(want.data(), want_tag, pt.data(), len, aad.data(), aad.size(), nonce, key);
+      ASSERT_EQ(chapoly::internal::seal_with(b(), ct.data(), tag, pt.data(), len, aad.data(),
+                                             aad.size(), nonce, key), CHAPOLY_OK);
+      ASSERT_EQ(ct, want) << b().name << " short mode " << mode << " len=" << len;
+      ASSERT_EQ(to_hex(tag, 16), to_hex(want_tag, 16)) << b().name << " short mode " << mode << " len=" << len;
+      ASSERT_EQ(chapoly::internal::open_with(b(), back.data(), ct.data(), len, tag, aad.data(),
+                                             aad.size(), nonce, key), CHAPOLY_OK);
+      ASSERT_EQ(back, pt) << b().name << " short mode " << mode << " len=" << len;
+      tag[len % 16] ^= static_cast<uint8_t>(1u << (len % 8));
+      ASSERT_EQ(chapoly::internal::open_with(b(), back.data(), ct.data(), len, tag, aad.data(),
+                                             aad.size(), nonce, key), CHAPOLY_ERR_AUTH)
+          << b().name << " short mode " << mode << " len=" << len;
+    }
+  }
+  set_short_kernels_for_testing(-1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Kernels, testing::ValuesIn(all_backends()), backend_param_name);

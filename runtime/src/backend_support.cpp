@@ -6,11 +6,11 @@ namespace chapoly::internal {
 
 const char *no_missing_feature() { return nullptr; }
 
+// The registers only: the kernel's frames below ours (keystream buffer, one-time key, spilled
+// state words) are zeroed by the generated scrub_k_<family> after this (backends.cpp).
 void scrub_after_gpr_kernel() {
-  // The kernel's frames (keystream buffer, one-time key, spilled state words) lie below ours,
-  // and the compiler may have moved bytes through xmm registers (SSE2 is baseline on x86-64).
+  // The compiler may have moved bytes through xmm registers (SSE2 is baseline on x86-64).
   scrub_sse_registers();
-  burn_stack();
 }
 
 void scrub_after_avx2() {
@@ -20,7 +20,6 @@ void scrub_after_avx2() {
   __asm__ __volatile__("vzeroall" ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
                        "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "memory");
 #endif
-  burn_stack();
 }
 
 }  // namespace chapoly::internal

@@ -3,10 +3,36 @@
 // kernels that leave secrets in registers or on the stack.
 #include <chapoly/chapoly.h>
 
+#include <atomic>
+
 #include "internal/chapoly_internal.h"
 
 namespace chapoly::internal {
 namespace {
+
+// set_short_kernels_for_testing: -1 follows each backend's short_on(), 0 never, 1 always.
+std::atomic<int> g_short_mode{-1};
+
+// The kernels that serve a `len`-byte message on backend b: its own, or the first of its short
+// kernels (Backend::short_kernels) that covers len where they pay on this CPU.
+struct Kernels {
+  SealFn seal;
+  OpenFn open;
+  void (*scrub)();
+};
+
+Kernels kernels_for(const Backend &b, size_t len) {
+  if (b.short_count != 0 && len <= b.short_kernels[b.short_count - 1].max_len) {
+    const int mode = g_short_mode.load(std::memory_order_relaxed);
+    if (mode == 1 || (mode == -1 && b.short_on != nullptr && b.short_on())) {
+      for (size_t i = 0; i < b.short_count; ++i) {
+        const ShortKernel &k = b.short_kernels[i];
+        if (len <= k.max_len) return {k.seal, k.open, k.scrub};
+      }
+    }
+  }
+  return {b.seal, b.open, b.scrub};
+}
 
 // True when [a, a + alen) and [b, b + blen) share a byte. Empty ranges share nothing. Lengths
 // were checked against CHAPOLY_MAX_LEN or are small constants, so the sums do not wrap for the
@@ -42,8 +68,9 @@ int seal_with(const Backend &b, uint8_t *ct, uint8_t tag[16], const uint8_t *pt,
   int rc = check_args(ct, pt, len, tag, aad, aad_len, nonce, 12, key);
   if (rc != CHAPOLY_OK) return rc;
   if (overlaps(tag, 16, pt, len) || overlaps(tag, 16, aad, aad_len)) return CHAPOLY_ERR_ARG;
-  b.seal(ct, tag, pt, len, aad, aad_len, nonce, key);
-  if (b.scrub != nullptr) b.scrub();
+  const Kernels k = kernels_for(b, len);
+  k.seal(ct, tag, pt, len, aad, aad_len, nonce, key);
+  if (k.scrub != nullptr) k.scrub();
   return CHAPOLY_OK;
 }
 
@@ -82,8 +109,9 @@ int xseal_with(const Backend &b, uint8_t *ct, uint8_t tag[16], const uint8_t *pt
   if (overlaps(tag, 16, pt, len) || overlaps(tag, 16, aad, aad_len)) return CHAPOLY_ERR_ARG;
   uint8_t subkey[32], nonce12[12];
   xchacha_derive(subkey, nonce12, nonce, key);
-  b.seal(ct, tag, pt, len, aad, aad_len, nonce12, subkey);
-  if (b.scrub != nullptr) b.scrub();
+  const Kernels k = kernels_for(b, len);
+  k.seal(ct, tag, pt, len, aad, aad_len, nonce12, subkey);
+  if (k.scrub != nullptr) k.scrub();
   secure_wipe(subkey, sizeof subkey);
   return CHAPOLY_OK;
 }
@@ -94,8 +122,9 @@ int xopen_with(const Backend &b, uint8_t *pt, const uint8_t *ct, size_t len, con
   if (rc != CHAPOLY_OK) return rc;
   uint8_t subkey[32], nonce12[12], computed[16];
   xchacha_derive(subkey, nonce12, nonce, key);
-  b.open(pt, computed, ct, len, aad, aad_len, nonce12, subkey);
-  if (b.scrub != nullptr) b.scrub();
+  const Kernels k = kernels_for(b, len);
+  k.open(pt, computed, ct, len, aad, aad_len, nonce12, subkey);
+  if (k.scrub != nullptr) k.scrub();
   secure_wipe(subkey, sizeof subkey);
   return finish_open(computed, pt, len, tag);
 }
@@ -105,9 +134,14 @@ int open_with(const Backend &b, uint8_t *pt, const uint8_t *ct, size_t len, cons
   int rc = check_args(pt, ct, len, tag, aad, aad_len, nonce, 12, key);
   if (rc != CHAPOLY_OK) return rc;
   uint8_t computed[16];
-  b.open(pt, computed, ct, len, aad, aad_len, nonce, key);
-  if (b.scrub != nullptr) b.scrub();
+  const Kernels k = kernels_for(b, len);
+  k.open(pt, computed, ct, len, aad, aad_len, nonce, key);
+  if (k.scrub != nullptr) k.scrub();
   return finish_open(computed, pt, len, tag);
+}
+
+void set_short_kernels_for_testing(int mode) {
+  g_short_mode.store(mode, std::memory_order_relaxed);
 }
 
 }  // namespace chapoly::internal

@@ -88,3 +88,30 @@ void hide_cpu_features_for_testing(uint32_t mask) {
 }
 
 }  // namespace chapoly::internal
+
+namespace chapoly::internal {
+
+namespace {
+// -1: not asked yet; else the answer (CPUID does not change while the process runs).
+std::atomic<int> g_zen5{-1};
+}  // namespace
+
+bool cpu_is_amd_zen5() {
+  const int known = g_zen5.load(std::memory_order_relaxed);
+  if (known >= 0) return known != 0;
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) == 0) return false;
+  // Vendor string "AuthenticAMD" in EBX, EDX, ECX.
+  if (ebx != 0x68747541u || edx != 0x69746e65u || ecx != 0x444d4163u) return false;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return false;
+  const unsigned base = (eax >> 8) & 0xf, ext = (eax >> 20) & 0xff;
+  const bool zen5 = base == 0xf && base + ext == 0x1a;
+#else
+  const bool zen5 = false;
+#endif
+  g_zen5.store(zen5 ? 1 : 0, std::memory_order_relaxed);
+  return zen5;
+}
+
+}  // namespace chapoly::internal

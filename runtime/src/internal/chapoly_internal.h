@@ -83,6 +83,18 @@ struct StreamKernels {
 // The portable streaming entries (always built; runtime/src/portable/stream.cpp).
 const StreamKernels &portable_stream_kernels();
 
+// ShortKernel: another linked family's one-shot AEAD kernels, which serve a backend's messages of
+// at most max_len bytes on CPUs where they were measured faster there (registry SHORT, SHORT_ON;
+// docs/kernels.md). Every family is proved for every length, so this choice is speed only. The
+// family's CPU needs must be a subset of the backend's (scalar_mul64: none; avx2_mul64: AVX2 and
+// BMI2, which every AVX-512 IFMA CPU has).
+struct ShortKernel {
+  size_t max_len;      // messages of len <= max_len bytes (and above the previous entry's)
+  SealFn seal;
+  OpenFn open;
+  void (*scrub)();     // that family's scrub (registers, then its stack depth)
+};
+
 // Backend: one implementation of the kernel ABI plus what the runtime needs around it.
 struct Backend {
   const char *name;           // "portable", "avx512", or a test variant's spec name
@@ -99,6 +111,12 @@ struct Backend {
   // stream: the streaming entries chapoly_stream uses with this backend, or nullptr for the
   // portable ones (a backend whose family has none: test variants, emulated builds).
   const StreamKernels *stream;
+  // Short messages: short_kernels[0..short_count), ascending max_len, used when short_on() (a CPU
+  // test, evaluated once per process) is true; nullptr/0 where the backend's own kernels serve
+  // every length.
+  const ShortKernel *short_kernels = nullptr;
+  size_t short_count = 0;
+  bool (*short_on)() = nullptr;
 };
 
 // The portable reference (always built).
@@ -117,19 +135,31 @@ const Backend *avx512_backend();
 // MISSING and SCRUB functions the registry names (emitted/CMakeLists.txt):
 // no_missing_feature always returns nullptr (kernels in plain C++ for any 64-bit CPU).
 const char *no_missing_feature();
-// scrub_after_gpr_kernel zeroes xmm0-15 and burns the stack below the caller.
+// cpu_is_amd_zen5: an AMD CPU of family 1Ah (Zen 5; CPUID leaf 1 base family 0Fh + extended 0Bh),
+// whose vector integer add, xor and rotate take 2 cycles of latency against 1 for general-purpose
+// registers, so the general-register ChaCha20 block wins on short messages (SHORT_ON of the avx512
+// and avx2 entries; measured in docs/benchmarks.md). Always false off x86-64.
+bool cpu_is_amd_zen5();
+// scrub_after_gpr_kernel zeroes xmm0-15 (the stack: the generated scrub_k_<family> after it).
 void scrub_after_gpr_kernel();
-// scrub_after_avx512 zeroes zmm0-31 and burns the stack; only after an AVX-512 kernel ran.
+// scrub_after_avx512 zeroes zmm0-31 (the stack: scrub_k_<family> after it); only after an AVX-512
+// kernel ran.
 // Defined only in builds with the avx512 backend.
 void scrub_after_avx512();
 
 // Checked AEAD on a given backend: exactly what chapoly_seal / chapoly_open do once the backend
-// is known (argument, length and overlap checks; constant-time tag check; zeroing on failure;
-// scrub). Return codes as in chapoly.h.
+// is known (argument, length and overlap checks; the backend's kernels, or for a short message its
+// short kernels where they pay on this CPU (Backend::short_kernels); constant-time tag check;
+// zeroing on failure; scrub). Return codes as in chapoly.h.
 int seal_with(const Backend &b, uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
               const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]);
 int open_with(const Backend &b, uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16],
               const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]);
+// set_short_kernels_for_testing(mode): whether seal_with/open_with and the X variants hand short
+// messages to a backend's short kernels: -1 (default) where its short_on() says so, 0 never (its
+// own kernels serve every length), 1 always (the short kernels on any CPU; they run on every CPU
+// the backend runs on).
+void set_short_kernels_for_testing(int mode);
 // Checked XChaCha20-Poly1305 on a given backend: exactly what chapoly_xseal / chapoly_xopen do
 // (the checks above with a 24-byte nonce, then HChaCha20 subkey and the backend's own seal/open
 // kernel with nonce 0^4 || nonce[16..24); the subkey is wiped). Return codes as in chapoly.h.
@@ -210,6 +240,10 @@ int declassify(int v);
 // burn_stack zeroes stack_burn_bytes() of stack below the caller's frame (where a kernel's
 // frames were): 8 KiB in optimized builds, 1 MiB in unoptimized or sanitized ones.
 void burn_stack();
+// burn_stack(bytes) zeroes `bytes` (rounded up to a multiple of 64) of stack below the caller's
+// frame: after a kernel family whose frames reach that deep (CHAPOLY_KERNEL_STACK_<family>,
+// measured from the compiler's frame sizes, runtime/CMakeLists.txt).
+void burn_stack(size_t bytes);
 size_t stack_burn_bytes();
 // scrub_sse_registers zeroes xmm0-15 (baseline x86-64; a no-op elsewhere): after the portable
 // code, which the compiler may have vectorized or copied through them.
