@@ -765,6 +765,8 @@ class LaneEval {
           p.e = std::make_shared<z3::expr>(c.bv_val(0, 64));
           p.elemBytes = v.ty.bits / 8;
           env[s.var] = p;
+          arrBytes[p.region] = v.ty.count * (v.ty.bits / 8);
+          arrAlign[p.region] = v.ty.bits / 8;
           if (s.e) fail(s.loc, "initialised local array outside the RVV dialect");
           return;
         }
@@ -929,9 +931,11 @@ class LaneEval {
       fail(st.loc, "the strip-mined store is not a unit-stride byte store");
     // Store at (region, off + e): off must be o (the loop writes x = o + e).
     if (!holds(*st.off == oh)) fail(st.loc, "the strip-mined store is not at the loop index o");
-    for (size_t k = l0; k < loads.size(); ++k)
+    for (size_t k = l0; k < loads.size(); ++k) {
       if (!holds(loads[k].off == oh + e * loads[k].stride) || !z3::eq(loads[k].stride.simplify(), c.bv_val(loads[k].eb, 64).simplify()) || loads[k].eb != 1)
         fail(loads[k].loc, "a strip-mined load is not a unit-stride byte load at the loop index o");
+      if (loads[k].region.rfind("@", 0) == 0) arrMapReads.push_back({loads[k].region, N, loads[k].loc});
+    }
     // The stored value depends on x = o + e only.
     z3::expr x = c.bv_const(("x#" + std::to_string(fresh++)).c_str(), 64);
     z3::expr_vector from(c), to(c);
@@ -971,6 +975,11 @@ class LaneEval {
     SrcLoc loc;
   };
   std::vector<MapLoop> mapLoops;
+  // Local arrays: their size in bytes (region "@name#k"), and the byte ranges [0, n) strip-mined
+  // loops read from them (each iteration's loads are dropped once the loop is a map).
+  std::map<std::string, uint64_t> arrBytes;
+  std::map<std::string, uint64_t> arrAlign;  // and their alignment (the element's size)
+  std::vector<MapLoop> arrMapReads;
   std::map<std::string, z3::expr> firstVals;  // vector variables: the value they are declared with
 
   // The word-sliced input state: the values x0..x15 are declared with (lane i).
@@ -1128,7 +1137,37 @@ void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, 
           hyp = h2;
           if (!ok) return;
         }
-        if (s.region.rfind("@", 0) == 0) continue;
+        if (s.region.rfind("@", 0) == 0) {
+          // A local array: every byte written lies inside it, [0, its size), at every VLEN.
+          auto ab = ev.arrBytes.find(s.region);
+          if (ab == ev.arrBytes.end()) {
+            o.res = Res::FAILED;
+            o.cex = "a store at line " + std::to_string(s.loc.line) + " writes a local array of unknown size (" + where + ")";
+            return;
+          }
+          const z3::expr size = c.bv_val(ab->second, 64);
+          const std::string arr = s.region.substr(1, s.region.find('#') - 1);
+          if (s.kind == StoreRec::Map) {
+            if (!check(z3::ule(*s.n, size), "the strip-mined store at line " + std::to_string(s.loc.line) + " writes past the end of " +
+                                                arr + " (" + std::to_string(ab->second) + " bytes)")) return;
+            continue;
+          }
+          z3::expr l = c.bv_const("l", 64), t = c.bv_const("t", 64);
+          z3::expr_vector from(c), to(c);
+          from.push_back(*s.laneVar);
+          to.push_back(l);
+          z3::expr at = s.off->substitute(from, to) + l * *s.stride + t;
+          std::vector<z3::expr> h2 = hyp;
+          hyp.push_back(z3::ult(l, *s.vl));
+          hyp.push_back(z3::ult(t, c.bv_val(s.eb, 64)));
+          shown.push_back({"store lane", l});
+          bool ok = check(z3::ult(at, size), "the store at line " + std::to_string(s.loc.line) + " may write past the end of " + arr + " (" +
+                                                 std::to_string(ab->second) + " bytes) at some VLEN");
+          shown.pop_back();
+          hyp = h2;
+          if (!ok) return;
+          continue;
+        }
         if (s.region != outP) {
           o.res = Res::FAILED;
           o.cex = "a store at line " + std::to_string(s.loc.line) + " writes through '" + s.region + "', not " + outP + " (" + where + ")";
@@ -1150,6 +1189,61 @@ void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, 
         bool ok = check(z3::ult(lo, ret * c.bv_val(64, 64)) && z3::ule(*s.off, lo),
                         "the store at line " + std::to_string(s.loc.line) + " may write outside " + outP + "[0, 64 vl)");
         shown.pop_back();
+        hyp = h2;
+        if (!ok) return;
+      }
+      // (2b) Every read of a local array lies inside it: vector loads of lane i (every lane below
+      //      vl), and the byte ranges the strip-mined loops read.
+      for (const auto &ld : ev.loads) {
+        if (ld.region.rfind("@", 0) != 0) continue;
+        auto ab = ev.arrBytes.find(ld.region);
+        if (ab == ev.arrBytes.end()) continue;
+        const std::string arr = ld.region.substr(1, ld.region.find('#') - 1);
+        z3::expr t = c.bv_const("t", 64);
+        std::vector<z3::expr> h2 = hyp;
+        hyp.push_back(z3::ult(t, c.bv_val(ld.eb, 64)));
+        bool ok = check(z3::ult(ld.off + t, c.bv_val(ab->second, 64)), "the load at line " + std::to_string(ld.loc.line) +
+                                                                           " may read past the end of " + arr + " (" + std::to_string(ab->second) + " bytes)");
+        hyp = h2;
+        if (!ok) return;
+      }
+      for (const auto &rd : ev.arrMapReads) {
+        auto ab = ev.arrBytes.find(rd.region);
+        if (ab == ev.arrBytes.end()) continue;
+        const std::string arr = rd.region.substr(1, rd.region.find('#') - 1);
+        if (!check(z3::ule(rd.n, c.bv_val(ab->second, 64)), "the strip-mined loop at line " + std::to_string(rd.loc.line) +
+                                                                " reads past the end of " + arr + " (" + std::to_string(ab->second) + " bytes)")) return;
+      }
+      // (2c) Every vector element access wider than a byte is naturally aligned (RVV 1.0 lets a
+      //      core trap a misaligned element access; QEMU does not, so no test would see it): the
+      //      parameters' addresses are unknown (uint8_t *), so the code's own alignment test on the
+      //      path must imply it; a local array is aligned to its element type.
+      {
+        std::vector<z3::expr> h2 = hyp;
+        for (const auto &[r, al] : ev.arrAlign)
+          if (al > 1) hyp.push_back((c.bv_const(("&" + r).c_str(), 64) & c.bv_val(al - 1, 64)) == c.bv_val(0, 64));
+        bool ok = true;
+        for (const StoreRec &s : ev.stores) {
+          if (s.kind != StoreRec::Strided || s.eb <= 1) continue;
+          z3::expr l = c.bv_const("l", 64);
+          z3::expr_vector from(c), to(c);
+          from.push_back(*s.laneVar);
+          to.push_back(l);
+          z3::expr at = c.bv_const(("&" + s.region).c_str(), 64) + s.off->substitute(from, to) + l * *s.stride;
+          std::vector<z3::expr> h3 = hyp;
+          hyp.push_back(z3::ult(l, *s.vl));
+          ok = check((at & c.bv_val(s.eb - 1, 64)) == c.bv_val(0, 64), "the " + std::to_string(8 * s.eb) + "-bit element store at line " +
+                                                                          std::to_string(s.loc.line) + " may be misaligned (no alignment test on its path implies it)");
+          hyp = h3;
+          if (!ok) break;
+        }
+        for (const auto &ld : ev.loads) {
+          if (!ok) break;
+          if (ld.eb <= 1) continue;
+          z3::expr at = c.bv_const(("&" + ld.region).c_str(), 64) + ld.off;
+          ok = check((at & c.bv_val(ld.eb - 1, 64)) == c.bv_val(0, 64), "the " + std::to_string(8 * ld.eb) + "-bit element load at line " +
+                                                                           std::to_string(ld.loc.line) + " may be misaligned (no alignment test on its path implies it)");
+        }
         hyp = h2;
         if (!ok) return;
       }
