@@ -7,9 +7,10 @@
 #         -DMARGIN=<bytes> -DFALLBACK=<bytes> -P ChapolyKernelStack.cmake
 #
 # Depth of a family = its deepest exported entry (chapoly_k_*) + the frames of all its other
-# functions (an upper bound on any call chain: the verifier rejects recursive helpers) + MARGIN
-# (return addresses, the realignment of 64-byte-aligned frames, libc's leaf frames), rounded up to
-# 64 bytes. FIXED (sanitized or unoptimized builds, or CHAPOLY_STACK_BURN_BYTES set) replaces every
+# functions (an upper bound on any call chain: the verifier rejects recursive helpers) + EXTRA_<f>
+# (the registry's STACK_EXTRA: what -fstack-usage leaves out, e.g. RVV's vlenb-scaled vector spill
+# slots) + MARGIN (return addresses, the x86-64 red zone, the realignment of 64-byte-aligned
+# frames, libc's leaf frames), rounded up to 64 bytes. FIXED (sanitized or unoptimized builds, or CHAPOLY_STACK_BURN_BYTES set) replaces every
 # depth. A family with no .su file, or a frame the compiler calls dynamic, gets FALLBACK.
 cmake_minimum_required(VERSION 3.20)
 
@@ -41,8 +42,9 @@ foreach(_f IN LISTS FAMILIES)
       set(_found ON)
       file(STRINGS "${_su}" _lines)
       foreach(_l IN LISTS _lines)
-        # file:line:column:function<TAB>bytes<TAB>static|dynamic|dynamic,bounded
-        if(NOT _l MATCHES "([^\t:]+)\t([0-9]+)\t([a-z,]+)$")
+        # file:line:column:function<TAB>bytes<TAB>static|dynamic|dynamic,bounded (Clang: the
+        # function's name; GCC: its declaration, "void chapoly_k_x_seal(unsigned char*, ...)")
+        if(NOT _l MATCHES "([^\t]+)\t([0-9]+)\t([a-z,]+)$")
           continue()
         endif()
         set(_fn "${CMAKE_MATCH_1}")
@@ -50,7 +52,7 @@ foreach(_f IN LISTS FAMILIES)
         if(NOT CMAKE_MATCH_3 STREQUAL "static")
           set(_dynamic ON)
         endif()
-        if(_fn MATCHES "^chapoly_k_")
+        if(_fn MATCHES "(^|[: *&])chapoly_k_[A-Za-z0-9_]+( *\\(|$)")
           if(_n GREATER _entry)
             set(_entry ${_n})
           endif()
@@ -63,8 +65,12 @@ foreach(_f IN LISTS FAMILIES)
       set(_depth ${FALLBACK})
       set(_why "no static frame sizes from the compiler: the default depth")
     else()
-      math(EXPR _depth "((${_entry} + ${_others} + ${MARGIN} + 63) / 64) * 64")
-      set(_why "deepest entry ${_entry} + other functions ${_others} + margin ${MARGIN}")
+      set(_extra 0)
+      if(DEFINED EXTRA_${_f})
+        set(_extra ${EXTRA_${_f}})
+      endif()
+      math(EXPR _depth "((${_entry} + ${_others} + ${_extra} + ${MARGIN} + 63) / 64) * 64")
+      set(_why "deepest entry ${_entry} + other functions ${_others} + extra ${_extra} + margin ${MARGIN}")
     endif()
   endif()
   string(APPEND _text "#define CHAPOLY_KERNEL_STACK_${_f} ${_depth}  // ${_why}\n")

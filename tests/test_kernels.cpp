@@ -132,6 +132,7 @@ TEST_P(Kernels, RawOpenReturnsComputedTag) {
 // short kernels pay.
 TEST_P(Kernels, ShortKernelsAgreeAcrossTheirCutOvers) {
   using chapoly::internal::set_short_kernels_for_testing;
+  ShortKernelsReset reset;
   Rng rng(0x5407);
   for (int mode : {1, 0}) {
     set_short_kernels_for_testing(mode);
@@ -154,7 +155,6 @@ TEST_P(Kernels, ShortKernelsAgreeAcrossTheirCutOvers) {
           << b().name << " short mode " << mode << " len=" << len;
     }
   }
-  set_short_kernels_for_testing(-1);
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Kernels, testing::ValuesIn(all_backends()), backend_param_name);

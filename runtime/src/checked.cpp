@@ -21,14 +21,20 @@ struct Kernels {
   void (*scrub)();
 };
 
+}  // namespace
+
+bool short_kernels_on(const Backend &b) {
+  const int mode = g_short_mode.load(std::memory_order_relaxed);
+  return mode == 1 || (mode == -1 && b.short_on != nullptr && b.short_on());
+}
+
+namespace {
+
 Kernels kernels_for(const Backend &b, size_t len) {
-  if (b.short_count != 0 && len <= b.short_kernels[b.short_count - 1].max_len) {
-    const int mode = g_short_mode.load(std::memory_order_relaxed);
-    if (mode == 1 || (mode == -1 && b.short_on != nullptr && b.short_on())) {
-      for (size_t i = 0; i < b.short_count; ++i) {
-        const ShortKernel &k = b.short_kernels[i];
-        if (len <= k.max_len) return {k.seal, k.open, k.scrub};
-      }
+  if (b.short_count != 0 && len <= b.short_kernels[b.short_count - 1].max_len && short_kernels_on(b)) {
+    for (size_t i = 0; i < b.short_count; ++i) {
+      const ShortKernel &k = b.short_kernels[i];
+      if (len <= k.max_len) return {k.seal, k.open, k.scrub};
     }
   }
   return {b.seal, b.open, b.scrub};

@@ -83,10 +83,14 @@ void pad16(State &s) {
 // state itself holds the key, the one-time key and the parked keystream between calls, so a
 // scrub after every call would protect nothing more and cost ~100 ns per call.
 // The backend's scrub covers its streaming family's registers too (avx512's zeroes zmm0-31, which
-// holds ymm0-15 of the avx2 entries it also uses); one stack burn either way.
+// holds ymm0-15 of the avx2 entries it also uses). The stack: the kernels ran from text()'s frame
+// and this runs from final()'s or wipe()'s, whose depth below the caller differs, and the entries
+// may be the portable ones (a backend without its STREAM family on this CPU), whose depth is not
+// measured; so the default burn (8 KiB) follows the backend's own, once per message.
 void scrub(const State &s) {
   if (s.b->scrub != nullptr) s.b->scrub();
   else if (s.k->scrub != nullptr) s.k->scrub();
+  burn_stack();
 }
 
 int text(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len, bool seal) {
@@ -118,8 +122,10 @@ int text(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len, bool s
   size_t whole = len & ~static_cast<size_t>(63);
   if (whole != 0) {
     // A long run through the backend's own fused entries where it has them (avx512: IFMA key
-    // powers made per call pay off from bulk_min bytes), else the STREAM family's.
-    const bool bulk = s.k->seal_bulk != nullptr && whole >= s.k->bulk_min;
+    // powers made per call pay off from bulk_min bytes; on a CPU where its short kernels pay,
+    // Zen 5, from bulk_min_short), else the STREAM family's.
+    const size_t min = s.k->bulk_min_short != 0 && short_kernels_on(*s.b) ? s.k->bulk_min_short : s.k->bulk_min;
+    const bool bulk = s.k->seal_bulk != nullptr && whole >= min;
     TextUpdateFn run = seal ? (bulk ? s.k->seal_bulk : s.k->seal_update) : (bulk ? s.k->open_bulk : s.k->open_update);
     run(out, in, whole, s.acc, s.otk, s.nonce, s.key, s.counter);
     s.counter += static_cast<uint32_t>(whole / 64);

@@ -47,6 +47,15 @@ std::string backend_param_name(const testing::TestParamInfo<const Backend *> &in
 
 // BackendTest: base of every suite parameterized over backends. SetUp skips, naming the missing
 // CPU feature, when this machine cannot run the backend.
+// Restores the short-kernel setting (chapoly::internal::set_short_kernels_for_testing) to "as the
+// CPU says" when the test that forced it ends, also when an ASSERT returns early.
+struct ShortKernelsReset {
+  ShortKernelsReset() = default;
+  ShortKernelsReset(const ShortKernelsReset &) = delete;
+  ShortKernelsReset &operator=(const ShortKernelsReset &) = delete;
+  ~ShortKernelsReset() { chapoly::internal::set_short_kernels_for_testing(-1); }
+};
+
 class BackendTest : public testing::TestWithParam<const Backend *> {
  protected:
   void SetUp() override;

@@ -1092,6 +1092,14 @@ void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, 
         }
         return true;
       };
+      // The first byte lane l of a (strided or unit-stride) store writes: its offset with the lane
+      // variable replaced by l, plus l strides.
+      auto storeByte = [&](const StoreRec &s, const z3::expr &l) {
+        z3::expr_vector from(c), to(c);
+        from.push_back(*s.laneVar);
+        to.push_back(l);
+        return s.off->substitute(from, to) + l * *s.stride;
+      };
       // (1) vl: returned, within what was asked for and what the buffers hold.
       if (!check(z3::ule(ret, nb0), "the helper may return more blocks than it was asked for (" + nbP + ")")) return;
       if (!check(z3::implies(z3::uge(nb0, c.bv_val(1, 64)), z3::uge(ret, c.bv_val(1, 64))), "the helper may return 0 blocks when asked for some")) return;
@@ -1121,10 +1129,7 @@ void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, 
       for (const StoreRec &s : ev.stores) {
         if (s.kind == StoreRec::Strided) {
           z3::expr l = c.bv_const("l", 64), t = c.bv_const("t", 64);
-          z3::expr_vector from(c), to(c);
-          from.push_back(*s.laneVar);
-          to.push_back(l);
-          z3::expr at = s.off->substitute(from, to) + l * *s.stride + t;
+          z3::expr at = storeByte(s, l) + t;
           std::vector<z3::expr> h2 = hyp;
           hyp.push_back(z3::ult(l, *s.vl));
           hyp.push_back(z3::ult(t, c.bv_val(s.eb, 64)));
@@ -1137,57 +1142,36 @@ void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, 
           hyp = h2;
           if (!ok) return;
         }
-        if (s.region.rfind("@", 0) == 0) {
-          // A local array: every byte written lies inside it, [0, its size), at every VLEN.
+        // Where the store may write: out[0, 64 vl), or a local array [0, its size) at every VLEN.
+        const bool local = s.region.rfind("@", 0) == 0;
+        std::string dest = outP + "[0, 64 vl)";
+        z3::expr limit = ret * c.bv_val(64, 64);
+        if (local) {
           auto ab = ev.arrBytes.find(s.region);
           if (ab == ev.arrBytes.end()) {
             o.res = Res::FAILED;
             o.cex = "a store at line " + std::to_string(s.loc.line) + " writes a local array of unknown size (" + where + ")";
             return;
           }
-          const z3::expr size = c.bv_val(ab->second, 64);
-          const std::string arr = s.region.substr(1, s.region.find('#') - 1);
-          if (s.kind == StoreRec::Map) {
-            if (!check(z3::ule(*s.n, size), "the strip-mined store at line " + std::to_string(s.loc.line) + " writes past the end of " +
-                                                arr + " (" + std::to_string(ab->second) + " bytes)")) return;
-            continue;
-          }
-          z3::expr l = c.bv_const("l", 64), t = c.bv_const("t", 64);
-          z3::expr_vector from(c), to(c);
-          from.push_back(*s.laneVar);
-          to.push_back(l);
-          z3::expr at = s.off->substitute(from, to) + l * *s.stride + t;
-          std::vector<z3::expr> h2 = hyp;
-          hyp.push_back(z3::ult(l, *s.vl));
-          hyp.push_back(z3::ult(t, c.bv_val(s.eb, 64)));
-          shown.push_back({"store lane", l});
-          bool ok = check(z3::ult(at, size), "the store at line " + std::to_string(s.loc.line) + " may write past the end of " + arr + " (" +
-                                                 std::to_string(ab->second) + " bytes) at some VLEN");
-          shown.pop_back();
-          hyp = h2;
-          if (!ok) return;
-          continue;
-        }
-        if (s.region != outP) {
+          dest = s.region.substr(1, s.region.find('#') - 1) + " (" + std::to_string(ab->second) + " bytes)";
+          limit = c.bv_val(ab->second, 64);
+        } else if (s.region != outP) {
           o.res = Res::FAILED;
           o.cex = "a store at line " + std::to_string(s.loc.line) + " writes through '" + s.region + "', not " + outP + " (" + where + ")";
           return;
         }
         if (s.kind == StoreRec::Map) {
-          if (!check(z3::ule(*s.n, ret * c.bv_val(64, 64)), "the strip-mined store at line " + std::to_string(s.loc.line) + " writes past " + outP + "[64 vl)")) return;
+          if (!check(z3::ule(*s.n, limit), "the strip-mined store at line " + std::to_string(s.loc.line) + " writes past " + dest)) return;
           continue;
         }
         z3::expr l = c.bv_const("l", 64), t = c.bv_const("t", 64);
-        z3::expr_vector from(c), to(c);
-        from.push_back(*s.laneVar);
-        to.push_back(l);
-        z3::expr lo = s.off->substitute(from, to) + l * *s.stride + t;
+        z3::expr lo = storeByte(s, l) + t;
         std::vector<z3::expr> h2 = hyp;
         hyp.push_back(z3::ult(l, *s.vl));
         hyp.push_back(z3::ult(t, c.bv_val(s.eb, 64)));
         shown.push_back({"store lane", l});
-        bool ok = check(z3::ult(lo, ret * c.bv_val(64, 64)) && z3::ule(*s.off, lo),
-                        "the store at line " + std::to_string(s.loc.line) + " may write outside " + outP + "[0, 64 vl)");
+        bool ok = check(z3::ult(lo, limit) && z3::ule(*s.off, lo),
+                        "the store at line " + std::to_string(s.loc.line) + " may write outside " + dest + (local ? " at some VLEN" : ""));
         shown.pop_back();
         hyp = h2;
         if (!ok) return;
@@ -1226,10 +1210,7 @@ void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, 
         for (const StoreRec &s : ev.stores) {
           if (s.kind != StoreRec::Strided || s.eb <= 1) continue;
           z3::expr l = c.bv_const("l", 64);
-          z3::expr_vector from(c), to(c);
-          from.push_back(*s.laneVar);
-          to.push_back(l);
-          z3::expr at = c.bv_const(("&" + s.region).c_str(), 64) + s.off->substitute(from, to) + l * *s.stride;
+          z3::expr at = c.bv_const(("&" + s.region).c_str(), 64) + storeByte(s, l);
           std::vector<z3::expr> h3 = hyp;
           hyp.push_back(z3::ult(l, *s.vl));
           ok = check((at & c.bv_val(s.eb - 1, 64)) == c.bv_val(0, 64), "the " + std::to_string(8 * s.eb) + "-bit element store at line " +

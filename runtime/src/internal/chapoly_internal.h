@@ -78,6 +78,9 @@ struct StreamKernels {
   TextUpdateFn seal_bulk = nullptr;
   TextUpdateFn open_bulk = nullptr;
   size_t bulk_min = 0;
+  // bulk_min where the backend's short kernels pay (Backend::short_on, registry
+  // STREAM_BULK_MIN_SHORT; 0: bulk_min everywhere).
+  size_t bulk_min_short = 0;
 };
 
 // The portable streaming entries (always built; runtime/src/portable/stream.cpp).
@@ -155,14 +158,17 @@ int seal_with(const Backend &b, uint8_t *ct, uint8_t tag[16], const uint8_t *pt,
               const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]);
 int open_with(const Backend &b, uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16],
               const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]);
+// short_kernels_on(b): whether b's short kernels (and its STREAM_BULK_MIN_SHORT) apply now: b has
+// them and its short_on() holds on this CPU, or the test override below says so.
+bool short_kernels_on(const Backend &b);
 // set_short_kernels_for_testing(mode): whether seal_with/open_with and the X variants hand short
 // messages to a backend's short kernels: -1 (default) where its short_on() says so, 0 never (its
 // own kernels serve every length), 1 always (the short kernels on any CPU; they run on every CPU
 // the backend runs on).
 void set_short_kernels_for_testing(int mode);
 // Checked XChaCha20-Poly1305 on a given backend: exactly what chapoly_xseal / chapoly_xopen do
-// (the checks above with a 24-byte nonce, then HChaCha20 subkey and the backend's own seal/open
-// kernel with nonce 0^4 || nonce[16..24); the subkey is wiped). Return codes as in chapoly.h.
+// (the checks above with a 24-byte nonce, then HChaCha20 subkey and the backend's seal/open kernel
+// for the length, chosen as for seal_with, with nonce 0^4 || nonce[16..24); the subkey is wiped). Return codes as in chapoly.h.
 int xseal_with(const Backend &b, uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len,
                const uint8_t *aad, size_t aad_len, const uint8_t nonce[24], const uint8_t key[32]);
 int xopen_with(const Backend &b, uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16],
@@ -257,7 +263,8 @@ void scrub_avx512_registers();
 // avx2_missing_feature returns nullptr if the CPU has AVX2 and BMI2 and the OS saves the YMM
 // state (OSXSAVE, XCR0 bits 1 and 2); otherwise a static string naming the first missing piece.
 const char *avx2_missing_feature();
-// scrub_after_avx2 zeroes ymm0-15 (vzeroall) and burns the stack; only after an AVX2 kernel ran.
+// scrub_after_avx2 zeroes ymm0-15 (vzeroall; the stack: scrub_k_<family> after it); only after an
+// AVX2 kernel ran.
 void scrub_after_avx2();
 
 // avx512_missing_feature returns nullptr if the CPU has AVX512F, AVX512VL, AVX512BW, AVX512IFMA
@@ -266,10 +273,12 @@ void scrub_after_avx2();
 const char *avx512_missing_feature();
 
 // rvv_missing_feature returns nullptr on a riscv64 Linux whose kernel reports the V extension
-// (getauxval(AT_HWCAP) bit 'V' - 'A', set only when the kernel also saves the vector state);
+// (getauxval(AT_HWCAP) bit 'V' - 'A', set only when the kernel also saves the vector state) on a
+// core with VLEN <= 1024 (the range the kernels are proved for);
 // otherwise a static string naming what is missing (cpu_riscv.cpp).
 const char *rvv_missing_feature();
-// scrub_after_rvv zeroes v0-v31 and burns the stack; only after the rvv kernel ran (riscv/scrub.cpp).
+// scrub_after_rvv zeroes v0-v31 (the stack: scrub_k_<family> after it); only after the rvv kernel
+// ran (riscv/scrub.cpp).
 void scrub_after_rvv();
 
 // CpuFeature bits for hide_cpu_features_for_testing.
