@@ -510,6 +510,12 @@ void cmd_info(bool forced) {
   CHAPOLY_REGISTRY(CHAPOLY_INFO_ROW)
 #undef CHAPOLY_INFO_ROW
   if (current != "none") chapoly_select_backend(current.c_str());  // put back what was in use
+  // Short one-shot messages served by another family's kernels on some CPUs (speed only: every
+  // family is proved for every length; docs/kernels.md).
+#define CHAPOLY_INFO_SHORT(name, what, when) \
+  fmt::print("short:    {}: one-shot messages {} where {}() holds\n", name, what, when);
+  CHAPOLY_REGISTRY_SHORT(CHAPOLY_INFO_SHORT)
+#undef CHAPOLY_INFO_SHORT
   fmt::print("cpu:      {}\n", cpu_model());
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
