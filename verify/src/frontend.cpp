@@ -132,6 +132,9 @@ struct Lowerer {
     v.name = vd->getNameAsString();
     v.ty = lowerType(vd->getType(), vd->getLocation());
     v.isParam = isa<ParmVarDecl>(vd);
+    if (const auto *pd = dyn_cast<ParmVarDecl>(vd))
+      if (const auto *at = dyn_cast<ConstantArrayType>(pd->getOriginalType().getCanonicalType().getTypePtr()))
+        v.paramCount = at->getSize().getZExtValue();
     v.isRef = vd->getType()->isLValueReferenceType();
     v.isGlobal = vd->hasGlobalStorage();
     v.isConst = vd->getType().isConstQualified();

@@ -96,6 +96,7 @@ struct Var {
   Type ty;
   bool isParam = false;
   bool isRef = false;     // T & parameter (aliases the caller's variable)
+  uint64_t paramCount = 0;  // a parameter written T p[N] (a pointer to N elements): N
   bool isGlobal = false;  // file-scope (static const tables)
   bool isConst = false;
   ExprP init;             // globals: initialiser

@@ -1436,6 +1436,12 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
       }
     }
     if (contracts) closedWorld(f, kernel, opt, kr);
+    if (contracts)  // the kernel body's own memory accesses (kernelbytes.cpp)
+      proveKernelBytes(f, kernel, [&](SrcLoc l, const std::string &what) -> Obligation * {
+        Obligation &o = addObl(kr, f, "kernel-bytes", l, what, kernel.name);
+        if (!selected(opt, o)) o.skipped = true;
+        return o.skipped ? nullptr : &o;
+      });
     if (contracts)  // RVV keystream loops: counter and offsets follow the vl (rvv.cpp)
       proveKeystreamLoopsRvv(f, kernel, [&](SrcLoc l, const std::string &what) -> Obligation * {
         Obligation &o = addObl(kr, f, "chacha-block", l, what, kernel.name);

@@ -77,6 +77,8 @@ std::vector<std::pair<std::string, std::string>> obligationKinds() {
       {"lengths-block", "an AEAD's last Poly1305 block before the final reduction is le64(aad_len) || le64(len) "
                         "with the pad bit (RFC 8439 2.8)"},
       {"chacha-block", "a scalar chacha20.block helper: 20 rounds + feed-forward equal RFC 8439 2.3"},
+      {"kernel-bytes", "every byte a kernel's own body reads or writes, and every buffer it hands to a helper, lies inside "
+                       "its buffer (len, aad_len, declared array sizes)"},
   };
 }
 

@@ -35,6 +35,14 @@ void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, 
 void proveKeystreamLoopsRvv(const File &f, const Function &kernel,
                             const std::function<Obligation *(SrcLoc, const std::string &)> &add);
 
+// kernel-bytes (kernelbytes.cpp) for a mul64-dialect kernel: every byte its own body reads or
+// writes (inlined contract-free helpers included) and every buffer it hands to a proved helper
+// (array parameters T p[N], "blocks": "vl" helpers' 64 vl and 16 nmac bytes, a partial load's
+// length) lies inside the caller's buffer: len for the text buffers, aad_len for the AAD, the
+// declared size of array parameters and local arrays. `add` creates the obligation.
+void proveKernelBytes(const File &f, const Function &kernel,
+                      const std::function<Obligation *(SrcLoc, const std::string &)> &add);
+
 // block-step for a poly1305.blocks loop whose body calls a stitched "blocks": "vl" helper with a
 // variable block count (emitted/rvv): the helper's Poly1305 loops absorb consecutive runs that are
 // exactly its nmac blocks at mac (each step proved by their own block-step obligations), the count

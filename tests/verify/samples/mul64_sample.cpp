@@ -38,8 +38,8 @@ static inline void p1305_blocks(uint64_t &h0, uint64_t &h1, uint64_t &h2, uint64
   // chapoly-invariant: h1 <= 0xffffffffffffffff
   // chapoly-invariant: h2 <= 0x4
   for (size_t i = 0; i < nblocks; ++i) {
-    const uint64_t m0 = load64_le(m);
-    const uint64_t m1 = load64_le(m + 8);
+    const uint64_t m0 = load64_le(m + i * 16);
+    const uint64_t m1 = load64_le(m + i * 16 + 8);
     unsigned __int128 t;
     t = (unsigned __int128)h0 + m0;
     h0 = (uint64_t)t;
@@ -60,7 +60,6 @@ static inline void p1305_blocks(uint64_t &h0, uint64_t &h1, uint64_t &h2, uint64
     t = (unsigned __int128)h1 + (uint64_t)(t >> 64);
     h1 = (uint64_t)t;
     h2 = h2 + (uint64_t)(t >> 64);
-    m += 16;
   }
 }
 

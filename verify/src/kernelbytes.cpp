@@ -1,0 +1,654 @@
+// kernelbytes.cpp: `kernel-bytes`, the memory bounds of a mul64-dialect kernel's own body
+// (docs/verification.md): every byte the exported kernel reads or writes itself (byte loops,
+// tails), every byte a small helper without a contract does for it (inlined: load64_le, ...), and
+// every buffer it hands to a proved helper (the helper's footprint: an array parameter T p[N], a
+// "blocks": "vl" keystream helper's 64 vl bytes and its MAC's 16 nmac, a partial-block load's
+// length) lies inside the caller's buffer: len bytes of the text buffers, aad_len of the AAD, the
+// declared size of an array parameter (key[32], nonce[12], tag[16]) or of a local array.
+//
+// One symbolic pass over the body in bit-vectors (Z3). Branches are followed both ways and merged;
+// a loop is entered in an arbitrary iteration: every variable it assigns is unknown at its head,
+// except for the facts `a <= b` between its size_t variables and len that hold on entry and that
+// one iteration keeps (proved, then assumed), and a counting loop `for (i = A; i < B; ++i)` with B
+// unchanged by the loop has A <= i < B. After the loop the same facts hold with its condition
+// false. So each access is checked for every iteration of every loop.
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+#include "contracts.h"
+#include "proofs.h"
+#include "rvv.h"
+
+namespace cv {
+namespace {
+
+struct Val {
+  bool ptr = false;
+  std::string base;  // ptr: the buffer (parameter name, or "@" local array name)
+  std::optional<z3::expr> e;  // int: the value (bv64); ptr: the byte offset into base
+  unsigned elem = 1;          // ptr: element size in bytes
+};
+
+struct Failure {
+  std::string msg;
+  SrcLoc loc;
+};
+
+class Walker {
+ public:
+  Walker(const File &f, const Function &k, z3::context &c) : F(f), K(k), c(c) {}
+
+  const File &F;
+  const Function &K;
+  z3::context &c;
+  std::map<int, Val> env;
+  std::vector<z3::expr> path;   // facts and branch conditions on this path
+  std::map<std::string, z3::expr> bound;  // buffer -> its size in bytes
+  int fresh = 0;
+  unsigned checks = 0;
+  int inlineDepth = 0;
+  bool checking = true;  // false while a loop's facts are being found: accesses are checked after
+
+  z3::expr bv(uint64_t v) { return c.bv_val(v, 64); }
+  z3::expr unknown(const std::string &n) { return c.bv_const((n + "#" + std::to_string(fresh++)).c_str(), 64); }
+  [[noreturn]] void fail(SrcLoc l, const std::string &m) { throw Failure{m, l}; }
+
+  void bindParams() {
+    for (int pv : K.params) {
+      const Var &v = F.vars[(size_t)pv];
+      if (v.ty.kind == Type::Ptr || v.ty.kind == Type::Array) {
+        Val p;
+        p.ptr = true;
+        p.base = v.name;
+        p.e = bv(0);
+        p.elem = v.ty.bits >= 8 ? v.ty.bits / 8 : 1;
+        env[pv] = p;
+        const uint64_t n = v.ty.kind == Type::Array ? v.ty.count : v.paramCount;
+        if (n != 0) bound.emplace(v.name, bv(n * p.elem));
+      } else if (v.ty.kind == Type::Int) {
+        Val x;
+        x.e = c.bv_const(v.name.c_str(), 64);
+        if (v.ty.bits < 64) path.push_back(z3::ult(*x.e, bv(1ull << v.ty.bits)));
+        env[pv] = x;
+      }
+    }
+    // The kernel ABI (emitted/README.md): a pointer parameter without a declared size is a text
+    // or message buffer of len bytes, except the AAD (aad_len bytes).
+    for (int pv : K.params) {
+      const Var &v = F.vars[(size_t)pv];
+      if (v.ty.kind != Type::Ptr || bound.count(v.name)) continue;
+      if (v.name == "aad") {
+        if (hasParam("aad_len")) bound.emplace(v.name, c.bv_const("aad_len", 64));
+      } else if (hasParam("len")) {
+        bound.emplace(v.name, c.bv_const("len", 64));
+      }
+    }
+    // len <= 2^38 - 64 (checked by the caller); aad_len < 2^61 keeps its byte counts from wrapping.
+    if (hasParam("len")) path.push_back(z3::ule(c.bv_const("len", 64), bv((1ull << 38) - 64)));
+    if (hasParam("aad_len")) path.push_back(z3::ult(c.bv_const("aad_len", 64), bv(1ull << 61)));
+  }
+  bool hasParam(const std::string &n) const {
+    for (int pv : K.params)
+      if (F.vars[(size_t)pv].name == n) return true;
+    return false;
+  }
+
+  bool holds(const z3::expr &claim) {
+    ++checks;
+    z3::solver s(c);
+    z3::params p(c);
+    p.set("timeout", 10000u);
+    s.set(p);
+    for (auto &h : path) s.add(h);
+    s.add(!claim);
+    return s.check() == z3::unsat;
+  }
+
+  // [off, off + n) inside buffer base.
+  void access(const Val &p, const z3::expr &n, SrcLoc l, const std::string &what) {
+    if (!checking) return;
+    if (!p.ptr) fail(l, what + " through a value that is not a pointer into a known buffer");
+    auto b = bound.find(p.base);
+    if (b == bound.end()) fail(l, what + " through '" + p.base + "', a buffer of unknown size");
+    const z3::expr off = *p.e, end = *p.e + n;
+    if (holds(c.bool_val(false))) fail(l, what + ": the facts assumed on this path contradict each other (the verifier's own error)");
+    if (!holds(z3::ule(end, b->second) && z3::ule(off, end))) {
+      // A local array "@name#k" by its name; sizes in bytes.
+      std::string name = p.base[0] == '@' ? p.base.substr(1, p.base.find('#') - 1) : p.base;
+      auto num = [](const z3::expr &x) {
+        z3::expr y = x.simplify();
+        return y.is_numeral() ? std::to_string(y.get_numeral_uint64()) : y.to_string();
+      };
+      fail(l, what + " may leave " + name + " (" + num(b->second) + (b->second.simplify().is_numeral() ? " bytes" : "") + "): bytes [" +
+                  num(off) + ", +" + num(n) + ")");
+    }
+  }
+
+  z3::expr asInt(const Val &v, SrcLoc l) {
+    if (v.ptr) return c.bv_const(("&" + v.base).c_str(), 64) + *v.e;
+    if (!v.e) fail(l, "a value with no integer meaning");
+    return *v.e;
+  }
+  Val intV(const z3::expr &e) {
+    Val v;
+    v.e = e;
+    return v;
+  }
+  z3::expr trunc(const z3::expr &e, unsigned bits) { return bits >= 64 ? e : e & bv((1ull << bits) - 1); }
+  z3::expr b2i(const z3::expr &b) { return z3::ite(b, bv(1), bv(0)); }
+
+  // The place an lvalue names: a variable, or memory (pointer + element size).
+  Val addrOf(const Expr &e) {
+    if (e.kind == Expr::Index) {
+      Val p = eval(*e.args[0]);
+      z3::expr i = asInt(eval(*e.args[1]), e.loc);
+      if (!p.ptr) fail(e.loc, "an index into a value that is not a pointer");
+      Val r = p;
+      r.e = *p.e + i * bv(p.elem);
+      return r;
+    }
+    if (e.kind == Expr::Deref) return eval(*e.args[0]);
+    fail(e.loc, "an lvalue outside the kernel-bytes dialect");
+  }
+  unsigned bytesOf(const Type &t) { return t.bits >= 8 ? t.bits / 8 : 1; }
+
+  void assignVar(int var, const Val &v) { env[var] = v; }
+
+  Val eval(const Expr &e) {
+    switch (e.kind) {
+      case Expr::Const: return intV(bv((uint64_t)e.value));
+      case Expr::Var: {
+        auto it = env.find(e.var);
+        if (it != env.end()) return it->second;
+        const Var &v = F.vars[(size_t)e.var];
+        if (v.isGlobal) return intV(unknown(v.name));
+        fail(e.loc, "variable '" + v.name + "' read before it is written");
+      }
+      case Expr::Bin: {
+        if (e.name == "&&" || e.name == "||") {
+          z3::expr a = asInt(eval(*e.args[0]), e.loc) != bv(0), b = asInt(eval(*e.args[1]), e.loc) != bv(0);
+          return intV(b2i(e.name == "&&" ? a && b : a || b));
+        }
+        Val a = eval(*e.args[0]), b = eval(*e.args[1]);
+        if ((e.name == "+" || e.name == "-") && a.ptr && !b.ptr) {
+          Val r = a;
+          z3::expr d = asInt(b, e.loc) * bv(a.elem);
+          r.e = e.name == "+" ? *a.e + d : *a.e - d;
+          return r;
+        }
+        if (e.name == "+" && b.ptr && !a.ptr) {
+          Val r = b;
+          r.e = *b.e + asInt(a, e.loc) * bv(b.elem);
+          return r;
+        }
+        z3::expr x = asInt(a, e.loc), y = asInt(b, e.loc);
+        const unsigned w = e.ty.kind == Type::Int && e.ty.bits ? e.ty.bits : 64;
+        const std::string &op = e.name;
+        // Unsigned arithmetic only (size_t, uint*_t): a signed comparison or division would need
+        // other semantics.
+        // (A non-negative constant of a signed type reads the same either way; a shift's amount
+        // does not decide its signedness.)
+        auto signedOperand = [&](const Expr &x) {
+          if (x.ty.kind != Type::Int || !x.ty.isSigned) return false;
+          return !(x.kind == Expr::Const && (x.value >> (x.ty.bits ? x.ty.bits - 1 : 63)) == 0);
+        };
+        const bool cmpOrDiv = op == "<" || op == "<=" || op == ">" || op == ">=" || op == "/" || op == "%";
+        if ((cmpOrDiv && (signedOperand(*e.args[0]) || signedOperand(*e.args[1]))) || (op == ">>" && signedOperand(*e.args[0])))
+          fail(e.loc, "a signed " + op + " outside the kernel-bytes dialect (unsigned integers only)");
+        if (op == "+") return intV(trunc(x + y, w));
+        if (op == "-") return intV(trunc(x - y, w));
+        if (op == "*") return intV(trunc(x * y, w));
+        if (op == "/") return intV(z3::udiv(x, y));
+        if (op == "%") return intV(z3::urem(x, y));
+        if (op == "&") return intV(x & y);
+        if (op == "|") return intV(x | y);
+        if (op == "^") return intV(x ^ y);
+        if (op == "<<") return intV(trunc(z3::shl(x, y), w));
+        if (op == ">>") return intV(z3::lshr(x, y));
+        if (op == "<") return intV(b2i(z3::ult(x, y)));
+        if (op == "<=") return intV(b2i(z3::ule(x, y)));
+        if (op == ">") return intV(b2i(z3::ugt(x, y)));
+        if (op == ">=") return intV(b2i(z3::uge(x, y)));
+        if (op == "==") return intV(b2i(x == y));
+        if (op == "!=") return intV(b2i(x != y));
+        fail(e.loc, "operator " + op + " outside the kernel-bytes dialect");
+      }
+      case Expr::Un: {
+        z3::expr x = asInt(eval(*e.args[0]), e.loc);
+        if (e.name == "!") return intV(b2i(x == bv(0)));
+        const unsigned w = e.ty.kind == Type::Int && e.ty.bits ? e.ty.bits : 64;
+        if (e.name == "~") return intV(trunc(~x, w));
+        if (e.name == "-") return intV(trunc(-x, w));
+        fail(e.loc, "operator " + e.name + " outside the kernel-bytes dialect");
+      }
+      case Expr::Cast: {
+        Val v = eval(*e.args[0]);
+        if (e.ty.kind == Type::Ptr) {
+          if (!v.ptr) fail(e.loc, "an integer converted to a pointer");
+          v.elem = bytesOf(e.ty);
+          return v;
+        }
+        if (e.ty.kind == Type::Int || e.ty.kind == Type::Bool) {
+          if (v.ptr) return intV(unknown("addr"));  // an address as a number (alignment tests)
+          if (e.ty.bits > 64) return intV(unknown("wide"));  // 128-bit limb arithmetic: no address
+          return intV(e.ty.kind == Type::Bool ? b2i(asInt(v, e.loc) != bv(0)) : trunc(asInt(v, e.loc), e.ty.bits));
+        }
+        return Val{};  // vectors: no integer meaning here
+      }
+      case Expr::Cond: {
+        z3::expr cnd = asInt(eval(*e.args[0]), e.loc) != bv(0);
+        Val a = eval(*e.args[1]), b = eval(*e.args[2]);
+        if (a.ptr || b.ptr) {
+          if (a.ptr && b.ptr && a.base == b.base) {
+            Val r = a;
+            r.e = z3::ite(cnd, *a.e, *b.e);
+            return r;
+          }
+          fail(e.loc, "a conditional between pointers into different buffers");
+        }
+        if (!a.e || !b.e) return Val{};
+        return intV(z3::ite(cnd, *a.e, *b.e));
+      }
+      case Expr::Index:
+      case Expr::Deref: {
+        Val p = addrOf(e);
+        access(p, bv(bytesOf(e.ty)), e.loc, "a read");
+        return intV(unknown("mem"));
+      }
+      case Expr::AddrOf: return addrOf(*e.args[0]);
+      case Expr::Assign: {
+        const Expr &lhs = *e.args[0];
+        Val rhs = eval(*e.args[1]);
+        if (lhs.kind == Expr::Var) {
+          if (!e.name.empty()) {
+            Expr bin = e;
+            bin.kind = Expr::Bin;
+            bin.name = e.name.back() == '=' ? e.name.substr(0, e.name.size() - 1) : e.name;
+            bin.ty = lhs.ty;
+            rhs = eval(bin);
+          } else if (lhs.ty.kind == Type::Int && rhs.e && !rhs.ptr) {
+            rhs = intV(trunc(*rhs.e, lhs.ty.bits));
+          }
+          assignVar(lhs.var, rhs);
+          return rhs;
+        }
+        Val p = addrOf(lhs);
+        access(p, bv(bytesOf(lhs.ty)), e.loc, "a write");
+        return rhs;
+      }
+      case Expr::IncDec: {
+        const Expr &x = *e.args[0];
+        if (x.kind != Expr::Var) fail(e.loc, "an increment of memory");
+        Val v = eval(x);
+        const bool inc = e.name.find("++") != std::string::npos;
+        Val r = v;
+        if (v.ptr) r.e = inc ? *v.e + bv(v.elem) : *v.e - bv(v.elem);
+        else r.e = trunc(inc ? *v.e + bv(1) : *v.e - bv(1), x.ty.bits ? x.ty.bits : 64);
+        assignVar(x.var, r);
+        return e.name.rfind("post", 0) == 0 ? v : r;
+      }
+      case Expr::Intrin: {
+        std::vector<Val> av;
+        for (const auto &a : e.args) av.push_back(a ? eval(*a) : Val{});
+        if (isRvvSetvl(e.name) && !av.empty() && av[0].e && !av[0].ptr) {
+          // RVV 1.0: vl <= AVL (and <= VLMAX).
+          z3::expr vl = unknown("vl");
+          path.push_back(z3::ule(vl, *av[0].e));
+          return intV(vl);
+        }
+        if (e.name.find("store") != std::string::npos || isRvvStore(e.name) || e.name.find("load") != std::string::npos ||
+            isRvvIntrinsic(e.name))
+          fail(e.loc, "vector memory access '" + e.name + "' in a kernel body (kernel-bytes checks scalar code only)");
+        return Val{};
+      }
+      case Expr::Call: return call(e);
+      default: fail(e.loc, "an expression outside the kernel-bytes dialect");
+    }
+  }
+
+  // A helper call: a proved helper by its footprint, a small helper without a contract inlined.
+  Val call(const Expr &e) {
+    const Function &g = F.funcs[(size_t)e.fn];
+    std::vector<Val> args;
+    for (const auto &a : e.args) args.push_back(a ? eval(*a) : Val{});
+    Contract gc = contractOf(g);
+    if (!gc.present) {
+      if (++inlineDepth > 8) fail(e.loc, "helpers nested too deep");
+      std::map<int, Val> saved = env;
+      for (size_t k = 0; k < g.params.size() && k < args.size(); ++k) env[g.params[k]] = args[k];
+      retVal = Val{};
+      returned = false;
+      if (g.body) exec(*g.body);
+      Val r = retVal;
+      returned = false;
+      // Reference parameters of an inlined helper: its writes reach the caller's variables.
+      std::map<int, Val> after = env;
+      env = saved;
+      for (size_t k = 0; k < g.params.size() && k < e.args.size(); ++k) {
+        const Var &pv = F.vars[(size_t)g.params[k]];
+        if (pv.isRef && e.args[k]->kind == Expr::Var) env[e.args[k]->var] = after[g.params[k]];
+      }
+      --inlineDepth;
+      return r;
+    }
+    nlohmann::json j = nlohmann::json::parse(g.contract, nullptr, false);
+    const bool vlBlocks = gc.role == "chacha20.block" && j.is_object() && j.value("blocks", nlohmann::json()) == "vl";
+    // The value a "blocks": "vl" helper returns: 1 <= vl <= the blocks asked for (its chacha-block
+    // obligation proves it).
+    std::optional<z3::expr> ret;
+    if (vlBlocks) {
+      for (size_t k = 0; k < g.params.size() && k < args.size(); ++k) {
+        const Var &pv = F.vars[(size_t)g.params[k]];
+        if (pv.ty.kind == Type::Int && pv.ty.bits == 64 && !pv.isRef && pv.ty.spelling.find("size_t") != std::string::npos && args[k].e &&
+            !args[k].ptr) {
+          ret = unknown("vl");
+          path.push_back(z3::ule(*ret, *args[k].e));
+          break;
+        }
+      }
+      if (!ret) fail(e.loc, g.name + ": no block-count argument");
+    }
+    auto argOf = [&](const std::string &name) -> const Val * {
+      for (size_t k = 0; k < g.params.size() && k < args.size(); ++k)
+        if (F.vars[(size_t)g.params[k]].name == name) return &args[k];
+      return nullptr;
+    };
+    for (size_t k = 0; k < g.params.size() && k < args.size(); ++k) {
+      const Var &pv = F.vars[(size_t)g.params[k]];
+      const uint64_t n = pv.ty.kind == Type::Array ? pv.ty.count : pv.paramCount;
+      if (n != 0) {
+        access(args[k], bv(n * bytesOf(pv.ty)), e.loc, "the " + pv.name + "[" + std::to_string(n) + "] argument of " + g.name);
+        continue;
+      }
+      if (pv.ty.kind != Type::Ptr) continue;
+      std::string what = "the " + pv.name + " argument of " + g.name;
+      if (vlBlocks && (pv.name == j.value("out", "out") || pv.name == j.value("in", "in"))) {
+        access(args[k], *ret * bv(64), e.loc, what + " (64 vl bytes)");
+        continue;
+      }
+      const bool fixedBlocks = gc.role == "chacha20.block" && j.is_object() && j.value("blocks", nlohmann::json()).is_number_unsigned();
+      if (fixedBlocks && (pv.name == j.value("out", "out") || (j.value("xor", false) && pv.name == j.value("in", "in")))) {
+        const uint64_t nb = j["blocks"].get<uint64_t>();
+        access(args[k], bv(64 * nb), e.loc, what + " (" + std::to_string(64 * nb) + " bytes)");
+        continue;
+      }
+      if (gc.role == "chacha20.block" && j.is_object() && j.contains("mac") && j["mac"].is_object() && pv.name == j["mac"].value("msg", "")) {
+        const nlohmann::json &m = j["mac"];
+        if (m.contains("block_bytes") && m["block_bytes"].is_number_unsigned()) {
+          access(args[k], bv(m["block_bytes"].get<uint64_t>()), e.loc, what + " (its MAC's block_bytes)");
+          continue;
+        }
+        const Val *nm = argOf(m.value("blocks", ""));
+        if (!nm || !nm->e) fail(e.loc, what + ": no MAC block count");
+        access(args[k], *nm->e * bv(16), e.loc, what + " (16 nmac bytes)");
+        continue;
+      }
+      if (gc.role == "bytes.load_partial" && pv.name == gc.src) {
+        const Val *n = argOf(gc.len);
+        if (!n || !n->e) fail(e.loc, what + ": no length argument");
+        if (!holds(z3::ule(*n->e, bv(gc.maxLen)))) fail(e.loc, "the length passed to " + g.name + " may exceed its max_len " + std::to_string(gc.maxLen));
+        access(args[k], *n->e, e.loc, what);
+        continue;
+      }
+      fail(e.loc, what + ": a pointer parameter whose footprint its contract does not give (declare it T p[N])");
+    }
+    // Reference outputs become unknown.
+    for (size_t k = 0; k < g.params.size() && k < e.args.size(); ++k)
+      if (F.vars[(size_t)g.params[k]].isRef && e.args[k]->kind == Expr::Var) env[e.args[k]->var] = intV(unknown("out"));
+    if (ret) return intV(*ret);
+    return intV(unknown("ret"));
+  }
+
+  Val retVal;
+  bool returned = false;
+
+  // Variables a statement assigns (locals declared inside excluded).
+  void assigned(const Stmt &s, std::set<int> &out, std::set<int> &decl) {
+    std::function<void(const Expr &)> ex = [&](const Expr &e) {
+      if ((e.kind == Expr::Assign || e.kind == Expr::IncDec) && e.args[0]->kind == Expr::Var) out.insert(e.args[0]->var);
+      if (e.kind == Expr::Call && e.fn >= 0) {
+        const Function &g = F.funcs[(size_t)e.fn];
+        for (size_t k = 0; k < g.params.size() && k < e.args.size(); ++k)
+          if (F.vars[(size_t)g.params[k]].isRef && e.args[k]->kind == Expr::Var) out.insert(e.args[k]->var);
+      }
+      for (const auto &a : e.args)
+        if (a) ex(*a);
+    };
+    if (s.kind == Stmt::Decl) decl.insert(s.var);
+    for (const ExprP *p : {&s.e, &s.inc})
+      if (*p) ex(**p);
+    forEachChild(s, [&](const Stmt &ch) { assigned(ch, out, decl); });
+  }
+
+  void exec(const Stmt &s) {
+    if (returned) return;
+    switch (s.kind) {
+      case Stmt::Block:
+        for (const auto &b : s.body)
+          if (b && !returned) exec(*b);
+        return;
+      case Stmt::Decl: {
+        const Var &v = F.vars[(size_t)s.var];
+        if (v.ty.kind == Type::Array) {
+          Val p;
+          p.ptr = true;
+          p.base = "@" + v.name + "#" + std::to_string(fresh++);
+          p.e = bv(0);
+          p.elem = bytesOf(v.ty);
+          bound.emplace(p.base, bv(v.ty.count * p.elem));
+          env[s.var] = p;
+          return;
+        }
+        if (s.e) {
+          Val x = eval(*s.e);
+          if (v.ty.kind == Type::Int && x.e && !x.ptr) x = intV(trunc(*x.e, v.ty.bits));
+          env[s.var] = x;
+        } else {
+          env[s.var] = intV(unknown(v.name));
+        }
+        return;
+      }
+      case Stmt::ExprS:
+        if (s.e) eval(*s.e);
+        return;
+      case Stmt::Return:
+        if (s.e) retVal = eval(*s.e);
+        returned = true;
+        return;
+      case Stmt::If: {
+        z3::expr cnd = (asInt(eval(*s.e), s.loc) != bv(0)).simplify();
+        std::map<int, Val> base = env;
+        const size_t p0 = path.size();
+        // What a branch learns about the fresh values it makes (a loop's exit, a helper's result)
+        // holds after the merge under that branch's condition.
+        auto learned = [&](size_t from) {
+          z3::expr all = c.bool_val(true);
+          for (size_t k = from; k < path.size(); ++k) all = all && path[k];
+          return all;
+        };
+        path.push_back(cnd);
+        if (s.then) exec(*s.then);
+        bool retThen = returned;
+        returned = false;
+        std::map<int, Val> envThen = env;
+        z3::expr factsThen = learned(p0 + 1);
+        path.erase(path.begin() + (long)p0, path.end());
+        env = base;
+        path.push_back(!cnd);
+        if (s.els) exec(*s.els);
+        bool retElse = returned;
+        returned = false;
+        z3::expr factsElse = learned(p0 + 1);
+        path.erase(path.begin() + (long)p0, path.end());
+        path.push_back(z3::implies(cnd, factsThen));
+        path.push_back(z3::implies(!cnd, factsElse));
+        if (retThen && retElse) {
+          returned = true;
+          return;
+        }
+        if (retThen) {
+          path.push_back(!cnd);
+          return;
+        }
+        if (retElse) {
+          env = envThen;
+          path.push_back(cnd);
+          return;
+        }
+        std::map<int, Val> merged;
+        for (auto &[v, a] : envThen) {
+          auto b = env.find(v);
+          if (b == env.end()) continue;  // declared in the branch
+          const Val &y = b->second;
+          if (a.ptr != y.ptr || (a.ptr && a.base != y.base) || !a.e || !y.e) {
+            merged[v] = a.ptr && y.ptr ? Val{} : intV(unknown("merge"));
+            continue;
+          }
+          Val m = a;
+          m.e = z3::ite(cnd, *a.e, *y.e);
+          merged[v] = m;
+        }
+        env = merged;
+        return;
+      }
+      case Stmt::For:
+      case Stmt::While:
+        loop(s);
+        return;
+      case Stmt::Null:
+        return;
+      default: fail(s.loc, "a statement outside the kernel-bytes dialect");
+    }
+  }
+
+  void loop(const Stmt &s) {
+    if (s.kind == Stmt::For && s.init) exec(*s.init);
+    std::set<int> out, decl;
+    assigned(s, out, decl);
+    // The loop's own counter (declared by its init, maybe as a one-declaration block) is a loop
+    // variable like any other.
+    int counter = -1;
+    if (s.kind == Stmt::For && s.init) {
+      const Stmt *d = s.init.get();
+      if (d->kind == Stmt::Block && d->body.size() == 1 && d->body[0]) d = d->body[0].get();
+      if (d->kind == Stmt::Decl) counter = d->var;
+      if (counter >= 0) decl.erase(counter);
+    }
+    std::vector<int> vars;
+    for (int v : out)
+      if (!decl.count(v) && env.count(v) && !env[v].ptr && F.vars[(size_t)v].ty.kind == Type::Int) vars.push_back(v);
+    for (int v : out)
+      if (env.count(v) && env[v].ptr && !decl.count(v)) fail(s.loc, "a loop that moves a pointer variable");
+    // Candidate facts a <= b among the loop's size_t variables and len: those true on entry.
+    std::vector<std::pair<int, int>> cand;  // -1 stands for len
+    auto sizeVar = [&](int v) { return F.vars[(size_t)v].ty.bits == 64; };
+    std::vector<int> terms;
+    for (int v : vars)
+      if (sizeVar(v)) terms.push_back(v);
+    const bool haveLen = hasParam("len");
+    if (haveLen) terms.push_back(-1);
+    std::map<int, Val> entry = env;
+    auto termOf = [&](int v, const std::map<int, Val> &en) { return v < 0 ? c.bv_const("len", 64) : *en.at(v).e; };
+    for (int a : terms)
+      for (int b : terms)
+        if (a != b && (a >= 0 || b >= 0) && holds(z3::ule(termOf(a, entry), termOf(b, entry)))) cand.push_back({a, b});
+    // And K <= v for a variable entering with a constant K (an offset that starts past a chunk).
+    std::vector<std::pair<int, uint64_t>> lower;
+    for (int v : vars)
+      if (sizeVar(v) && entry.at(v).e->simplify().is_numeral() && entry.at(v).e->simplify().get_numeral_uint64() != 0)
+        lower.push_back({v, entry.at(v).e->simplify().get_numeral_uint64()});
+    // A counting loop for (i = A; i < B; ++i) with B unchanged: A <= i < B.
+    std::optional<std::pair<int, z3::expr>> counting;
+    const Expr *cnd = s.e.get();
+    // The head of an arbitrary iteration.
+    auto head = [&](const std::string &tag) {
+      for (int v : vars) env[v] = intV(c.bv_const((F.vars[(size_t)v].name + tag + std::to_string(fresh++)).c_str(), 64));
+    };
+    // Keep what holds: check each candidate fact for one iteration from a head where all hold.
+    const size_t p0 = path.size();
+    for (int round = 0; round < 4; ++round) {
+      head("@h");
+      std::map<int, Val> h = env;
+      for (auto &[a, b] : cand) path.push_back(z3::ule(termOf(a, h), termOf(b, h)));
+      for (auto &[v, k] : lower) path.push_back(z3::ule(bv(k), *h.at(v).e));
+      if (cnd) path.push_back(asInt(eval(*cnd), s.loc) != bv(0));
+      bool saved = returned, savedChecking = checking;
+      checking = false;  // accesses are checked below, once the facts are settled
+      if (s.then) exec(*s.then);
+      if (s.inc) eval(*s.inc);
+      checking = savedChecking;
+      returned = saved;
+      std::vector<std::pair<int, int>> keep;
+      for (auto &[a, b] : cand)
+        if (holds(z3::ule(termOf(a, env), termOf(b, env)))) keep.push_back({a, b});
+      std::vector<std::pair<int, uint64_t>> keepLow;
+      for (auto &[v, k] : lower)
+        if (holds(z3::ule(bv(k), *env.at(v).e))) keepLow.push_back({v, k});
+      path.erase(path.begin() + (long)p0, path.end());
+      env = entry;
+      if (keep.size() == cand.size() && keepLow.size() == lower.size()) break;
+      cand = keep;
+      lower = keepLow;
+    }
+    // The checked iteration: every access of the body under the facts and the condition.
+    head("@i");
+    std::map<int, Val> h = env;
+    for (auto &[a, b] : cand) path.push_back(z3::ule(termOf(a, h), termOf(b, h)));
+    for (auto &[v, k] : lower) path.push_back(z3::ule(bv(k), *h.at(v).e));
+    if (cnd && cnd->kind == Expr::Bin && cnd->name == "<" && cnd->args[0]->kind == Expr::Var && counter >= 0 &&
+        cnd->args[0]->var == counter) {
+      // A <= i: the initial value, when B's variables are not assigned by the loop.
+      std::set<int> bvars;
+      std::function<void(const Expr &)> uses = [&](const Expr &x) {
+        if (x.kind == Expr::Var) bvars.insert(x.var);
+        for (const auto &a : x.args)
+          if (a) uses(*a);
+      };
+      uses(*cnd->args[1]);
+      bool fixed = true;
+      for (int v : bvars)
+        if (out.count(v)) fixed = false;
+      if (fixed && entry.count(counter) && entry.at(counter).e)
+        path.push_back(z3::ule(*entry.at(counter).e, *env.at(counter).e));
+    }
+    if (cnd) path.push_back(asInt(eval(*cnd), s.loc) != bv(0));
+    bool saved = returned;
+    if (s.then) exec(*s.then);
+    if (s.inc) eval(*s.inc);
+    returned = saved;
+    path.erase(path.begin() + (long)p0, path.end());
+    // After the loop: the facts, and the condition false.
+    head("@x");
+    std::map<int, Val> x = env;
+    for (auto &[a, b] : cand) path.push_back(z3::ule(termOf(a, x), termOf(b, x)));
+    for (auto &[v, k] : lower) path.push_back(z3::ule(bv(k), *x.at(v).e));
+    if (cnd) path.push_back(asInt(eval(*cnd), s.loc) == bv(0));
+  }
+};
+
+}  // namespace
+
+void proveKernelBytes(const File &f, const Function &kernel, const std::function<Obligation *(SrcLoc, const std::string &)> &add) {
+  Obligation *o = add(kernel.loc, "every byte " + kernel.name + " reads or writes itself, and every buffer it hands to a helper, lies inside its buffer");
+  if (!o) return;
+  auto t0 = std::chrono::steady_clock::now();
+  z3::context c;
+  Walker w(f, kernel, c);
+  try {
+    w.bindParams();
+    if (kernel.body) w.exec(*kernel.body);
+    o->note = std::to_string(w.checks) + " queries";
+  } catch (Failure &fl) {
+    o->res = Res::FAILED;
+    o->cex = "line " + std::to_string(fl.loc.line) + ": " + fl.msg;
+  }
+  o->queries = (int)w.checks;
+  o->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace cv
