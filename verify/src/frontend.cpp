@@ -73,6 +73,20 @@ struct Lowerer {
     return o;
   }
 
+  // Whether an explicit cast removes a const qualifier from what a pointer or reference refers
+  // to (const_cast, or a C-style cast to a pointer to non-const): a write through it could change
+  // a const table the interpreters read as its initialiser.
+  bool castDropsConst(const ExplicitCastExpr *c) {
+    QualType to = c->getType(), from = c->getSubExpr()->getType();
+    if (isa<CXXConstCastExpr>(c)) return true;
+    if (c->getValueKind() != VK_PRValue || to->isReferenceType()) {
+      // A cast to a reference (lvalue result): compare the referred-to objects.
+      return from.isConstQualified() && !to.getNonReferenceType().isConstQualified();
+    }
+    if (!to->isPointerType() || !from->isPointerType()) return false;
+    return from->getPointeeType().isConstQualified() && !to->getPointeeType().isConstQualified();
+  }
+
   Type lowerType(QualType qt, SourceLocation where) {
     Type t;
     t.spelling = qt.getUnqualifiedType().getAsString();
@@ -105,6 +119,7 @@ struct Lowerer {
     } else if (c->isPointerType()) {
       t.kind = Type::Ptr;
       QualType pt = c->getPointeeType().getCanonicalType();
+      t.pointeeConst = pt.isConstQualified();
       if (pt->isVoidType()) {
         t.bits = 8;
       } else {
@@ -138,6 +153,14 @@ struct Lowerer {
     v.isRef = vd->getType()->isLValueReferenceType();
     v.isGlobal = vd->hasGlobalStorage();
     v.isConst = vd->getType().isConstQualified();
+    // Closed world: a kernel's result depends on its arguments alone. A variable with static or
+    // thread storage (namespace scope, `static` local, `thread_local`) that is not const could
+    // carry a value from one call into the next (a counter bumped per call, a cached key), which
+    // no interpreter models (they read a global as its initialiser), so it is outside the dialect.
+    if (v.isGlobal && !ctx.getBaseElementType(vd->getType()).isConstQualified())
+      error(vd->getLocation(), "mutable variable '" + v.name +
+                                   "' with static storage is outside the emitted dialect (a value kept "
+                                   "between calls is not proved: make it const or a local)");
     v.loc = loc(vd->getLocation());
     int id = (int)file.vars.size();
     file.vars.push_back(v);
@@ -294,6 +317,12 @@ struct Lowerer {
       return r;
     }
     if (const auto *c = dyn_cast<ExplicitCastExpr>(e)) {
+      if (castDropsConst(c)) {
+        error(e->getBeginLoc(), "cast drops const ('" + c->getSubExpr()->getType().getAsString() + "' to '" +
+                                    c->getType().getAsString() +
+                                    "'): writing through it is outside the emitted dialect");
+        return mk(Expr::Const, e);
+      }
       if (c->getCastKind() == CK_NoOp || c->getCastKind() == CK_LValueToRValue)
         return lowerExpr(c->getSubExpr(), rvalue);
       auto r = mk(Expr::Cast, e);

@@ -27,6 +27,7 @@ struct Type {
   unsigned bits = 0;       // Int: width; Vec: 128/256/512; Mask: lanes; Ptr/Array: element width
   bool isSigned = false;   // Int (and Ptr/Array element)
   bool elemIsVec = false;  // Ptr/Array of vectors
+  bool pointeeConst = false;  // Ptr: points to const (a helper's input, not an output)
   uint64_t count = 0;      // Array: element count
   // RVV (scalable) vectors, e.g. vuint32m1_t: kind Vec, bits 0 (the width depends on VLEN),
   // laneBits the element width, lmul the register group (1, 2, 4, 8).
