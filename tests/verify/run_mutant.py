@@ -112,6 +112,9 @@ def main():
     cmd = [a.verifier, "--quiet", out, "--", *flags, *rule.get("flags", []), "-I" + os.path.dirname(src)]
     if rule["kernel"]:
         cmd[1:1] = ["--kernel", rule["kernel"]]
+    # A rule may run one obligation kind only (`obligation`), the one it must fail: a shorter run.
+    if rule.get("obligation"):
+        cmd[1:1] = ["--obligation", rule["obligation"]]
     p = subprocess.run(cmd, capture_output=True, text=True)
     log = p.stdout + p.stderr
     with open(out + ".log", "w") as f:

@@ -54,9 +54,34 @@ class Walker {
   int inlineDepth = 0;
   bool checking = true;  // false while a loop's facts are being found: accesses are checked after
 
+  // ---- the `keystream` pass (ks = true): which keystream byte each text byte gets ----
+  // Byte q of the output text buffer must be byte q of the input text buffer XOR byte q % 64 of
+  // the keystream block base + q / 64 (RFC 8439 2.4, 2.8: base 1 for the AEAD, the kernel's
+  // counter for streaming and ChaCha20 entries), with the kernel's own key and nonce. Input
+  // bytes are an uninterpreted function in(q), keystream bytes ks(block, byte); a proved
+  // keystream helper (chacha20.block, its chacha-block obligation) fills a local array with
+  // ks(counter + b, .) for its blocks b, or xors its blocks into the text at out + o, which must
+  // be in + o with o a multiple of 64 and the counter base + o / 64. One-shot AEAD kernels also
+  // take their one-time key from block 0: the clamp reads bytes 0..15 of it and the final
+  // reduction adds s = bytes 16..31 (RFC 8439 2.6).
+  bool ks = false;
+  std::string outBuf, inBuf;          // the text buffers (parameter names)
+  std::optional<z3::expr> baseCtr;    // bv32
+  bool oneTimeKey = false;
+  struct Fill {
+    z3::expr ctr, off, bytes;  // byte q in [off, off + bytes): ks(ctr + (q - off) / 64, (q - off) % 64)
+  };
+  std::map<std::string, Fill> fills;  // local array -> its keystream
+  std::optional<z3::func_decl> inByte, ksByte;
+
   z3::expr bv(uint64_t v) { return c.bv_val(v, 64); }
   z3::expr unknown(const std::string &n) { return c.bv_const((n + "#" + std::to_string(fresh++)).c_str(), 64); }
-  [[noreturn]] void fail(SrcLoc l, const std::string &m) { throw Failure{m, l}; }
+  // Inlined helpers being walked (name, call site): a failure inside one names the kernel line.
+  std::vector<std::pair<std::string, SrcLoc>> sites;
+  [[noreturn]] void fail(SrcLoc l, const std::string &m) {
+    if (sites.empty()) throw Failure{m, l};
+    throw Failure{m + " (in " + sites.front().first + ", inlined at line " + std::to_string(sites.front().second.line) + ")", l};
+  }
 
   void bindParams() {
     for (int pv : K.params) {
@@ -100,23 +125,24 @@ class Walker {
 
   bool holds(const z3::expr &claim) {
     ++checks;
+    z3::expr neg = (!claim).simplify();
+    if (neg.is_false()) return true;
     z3::solver s(c);
     z3::params p(c);
     p.set("timeout", 10000u);
     s.set(p);
     for (auto &h : path) s.add(h);
-    s.add(!claim);
+    s.add(neg);
     return s.check() == z3::unsat;
   }
 
   // [off, off + n) inside buffer base.
   void access(const Val &p, const z3::expr &n, SrcLoc l, const std::string &what) {
-    if (!checking) return;
+    if (!checking || ks) return;  // the keystream pass leaves bounds to kernel-bytes
     if (!p.ptr) fail(l, what + " through a value that is not a pointer into a known buffer");
     auto b = bound.find(p.base);
     if (b == bound.end()) fail(l, what + " through '" + p.base + "', a buffer of unknown size");
     const z3::expr off = *p.e, end = *p.e + n;
-    if (holds(c.bool_val(false))) fail(l, what + ": the facts assumed on this path contradict each other (the verifier's own error)");
     if (!holds(z3::ule(end, b->second) && z3::ule(off, end))) {
       // A local array "@name#k" by its name; sizes in bytes.
       std::string name = p.base[0] == '@' ? p.base.substr(1, p.base.find('#') - 1) : p.base;
@@ -158,6 +184,131 @@ class Walker {
   unsigned bytesOf(const Type &t) { return t.bits >= 8 ? t.bits / 8 : 1; }
 
   void assignVar(int var, const Val &v) { env[var] = v; }
+
+  z3::expr trunc32(const z3::expr &e) { return e.extract(31, 0); }
+  // Keystream byte `byte` (bv64, < 64) of block `block` (bv32), and input byte q.
+  z3::expr ksAt(const z3::expr &block, const z3::expr &byte) { return (*ksByte)(block, byte); }
+  // What the text byte at offset q must be: in(q) XOR ks(base + q / 64, q % 64).
+  z3::expr wantAt(const z3::expr &q) { return (*inByte)(q) ^ ksAt(*baseCtr + trunc32(z3::lshr(q, bv(6))), q & bv(63)); }
+
+  // The value of the byte a read finds, where the pass knows it: the input text, or a local
+  // array a keystream helper filled.
+  std::optional<z3::expr> byteAt(const Val &p) {
+    if (!p.ptr) return std::nullopt;
+    if (p.base == inBuf) return (*inByte)(*p.e);
+    auto f = fills.find(p.base);
+    if (f == fills.end()) return std::nullopt;
+    const z3::expr q = *p.e - f->second.off;
+    if (!holds(z3::uge(*p.e, f->second.off) && z3::ult(q, f->second.bytes))) return std::nullopt;
+    return ksAt(f->second.ctr + trunc32(z3::lshr(q, bv(6))), q & bv(63));
+  }
+
+  void storeCheck(const Val &p, unsigned n, const Val &v, SrcLoc l) {
+    if (!p.ptr) return;
+    if (p.base != outBuf) {
+      fills.erase(p.base);  // a local array written: its keystream is gone
+      return;
+    }
+    if (!checking) return;
+    if (n != 1) fail(l, "a " + std::to_string(n) + "-byte store into " + outBuf + " (the keystream check follows byte stores)");
+    if (!v.e || v.ptr) fail(l, "a value with no known meaning stored into " + outBuf);
+    const z3::expr q = *p.e;
+    const z3::expr claim = v.e->extract(7, 0) == wantAt(q);
+    if (!holds(claim)) {
+      // A counterexample: the offset and the path's variables, from a model of the negation.
+      std::string ex;
+      z3::solver so(c);
+      for (auto &h : path) so.add(h);
+      so.add(!claim);
+      if (so.check() == z3::sat) {
+        z3::model m = so.get_model();
+        auto val = [&](const z3::expr &x) {
+          z3::expr y = m.eval(x, true).simplify();
+          return y.is_numeral() ? std::to_string(y.get_numeral_uint64()) : y.to_string();
+        };
+        ex = "; e.g. q = " + val(q) + " (block " + val(*baseCtr + trunc32(z3::lshr(q, bv(6)))) + ", byte " + val(q & bv(63)) + ")";
+        for (unsigned k = 0; k < m.num_consts() && k < 12; ++k) {
+          z3::func_decl d = m.get_const_decl(k);
+          std::string n = d.name().str();
+          if (d.range().is_bv() && n.find('#') == std::string::npos) ex += ", " + n.substr(0, n.find('@')) + " = " + val(m.get_const_interp(d));
+        }
+      }
+      fail(l, "the byte stored into " + outBuf + " at offset q may not be " + inBuf + "[q] XOR byte q % 64 of keystream block " +
+                  (baseCtr->simplify().is_numeral() ? std::to_string(baseCtr->simplify().get_numeral_uint64()) : std::string("counter")) +
+                  " + q / 64 (RFC 8439 2.4: the wrong block counter or keystream byte)" + ex);
+    }
+  }
+
+  // A call of a helper with a contract, in the keystream pass.
+  void keystreamCall(const Expr &e, const Function &g, const Contract &gc, const nlohmann::json &j, const std::vector<Val> &args,
+                     const std::function<const Val *(const std::string &)> &argOf) {
+    const bool block = gc.role == "chacha20.block" && j.is_object();
+    const bool xorIn = block && j.value("xor", false);
+    const std::string outP = block ? j.value("out", "out") : "";
+    // A pointer to non-const handed to a helper: the text output only as a keystream xor's output;
+    // a local array loses what the pass knew of it.
+    for (size_t k = 0; k < g.params.size() && k < args.size(); ++k) {
+      const Var &pv = F.vars[(size_t)g.params[k]];
+      if (pv.isRef && k < e.args.size() && e.args[k] && e.args[k]->kind != Expr::Var)
+        fail(e.loc, g.name + " takes a reference (" + pv.name + ") into memory: a write the keystream check would not see");
+      if (pv.ty.kind != Type::Ptr || pv.ty.pointeeConst || !args[k].ptr) continue;
+      if (args[k].base == outBuf && !(xorIn && pv.name == outP))
+        fail(e.loc, outBuf + " handed to " + g.name + " (" + pv.name + "), whose contract does not make it a keystream xor's output");
+      fills.erase(args[k].base);
+    }
+    if (!checking) return;
+    if (block) {
+      for (const char *what : {"key", "nonce"}) {
+        const Val *a = argOf(j.value(what, what));
+        if (!a || !a->ptr || a->base != what || !holds(*a->e == bv(0)))
+          fail(e.loc, std::string("the ") + what + " passed to " + g.name + " is not the kernel's own " + what);
+      }
+      const Val *ctr = argOf(j.value("counter", "counter"));
+      if (!ctr || !ctr->e || ctr->ptr) fail(e.loc, g.name + ": no block counter argument");
+      const z3::expr c32 = trunc32(*ctr->e);
+      const Val *out = argOf(outP);
+      if (!out || !out->ptr) fail(e.loc, g.name + ": its output is not a pointer into a known buffer");
+      if (xorIn) {
+        const Val *in = argOf(j.value("in", "in"));
+        if (out->base != outBuf || !in || !in->ptr || in->base != inBuf)
+          fail(e.loc, g.name + " xors from " + (in && in->ptr ? in->base : "?") + " into " + out->base + ", not from " + inBuf + " into " + outBuf);
+        if (!holds(*out->e == *in->e)) fail(e.loc, g.name + "'s input and output are not at the same text offset");
+        if (!holds((*out->e & bv(63)) == bv(0))) fail(e.loc, g.name + "'s output offset may not be a multiple of 64 (a block boundary)");
+        if (!holds(c32 == *baseCtr + trunc32(z3::lshr(*out->e, bv(6)))))
+          fail(e.loc, "the block counter passed to " + g.name + " may not be the base counter + offset / 64 of its output (RFC 8439 2.4)");
+        return;
+      }
+      if (out->base.empty() || out->base[0] != '@') fail(e.loc, g.name + " writes raw keystream into " + out->base + " (only a local array may hold it)");
+      const nlohmann::json nb = j.value("blocks", nlohmann::json());
+      if (!nb.is_number_unsigned()) fail(e.loc, g.name + ": a keystream block helper without a fixed block count");
+      fills.insert_or_assign(out->base, Fill{c32, *out->e, bv(64 * nb.get<uint64_t>())});
+      return;
+    }
+    if (!oneTimeKey) return;
+    if (gc.role == "poly1305.clamp") {
+      // r: the 16 bytes at its key pointer, bytes 0..15 of block 0.
+      for (size_t k = 0; k < g.params.size() && k < args.size(); ++k) {
+        const Var &pv = F.vars[(size_t)g.params[k]];
+        if (pv.ty.kind != Type::Ptr) continue;
+        auto f = args[k].ptr ? fills.find(args[k].base) : fills.end();
+        if (f == fills.end() || !holds(*args[k].e == f->second.off && f->second.ctr == c.bv_val(0, 32)))
+          fail(e.loc, "the key " + g.name + " clamps is not bytes 0..15 of ChaCha20 block 0 (RFC 8439 2.6: the one-time key)");
+      }
+      return;
+    }
+    if (gc.role == "poly1305.final") {
+      const nlohmann::json sn = j.value("s", nlohmann::json());
+      if (!sn.is_array() || sn.size() != 2) fail(e.loc, g.name + ": its contract names no s limbs");
+      for (unsigned w = 0; w < 2; ++w) {
+        const Val *a = argOf(sn[w].get<std::string>());
+        z3::expr want = bv(0);
+        for (unsigned b = 0; b < 8; ++b) want = want | z3::shl(z3::zext(ksAt(c.bv_val(0, 32), bv(16 + 8 * w + b)), 56), bv(8 * b));
+        if (!a || !a->e || a->ptr || !holds(*a->e == want))
+          fail(e.loc, "s limb " + std::to_string(w) + " added by " + g.name + " is not bytes " + std::to_string(16 + 8 * w) + ".." +
+                          std::to_string(23 + 8 * w) + " of ChaCha20 block 0, little-endian (RFC 8439 2.6)");
+      }
+    }
+  }
 
   Val eval(const Expr &e) {
     switch (e.kind) {
@@ -258,6 +409,8 @@ class Walker {
       case Expr::Deref: {
         Val p = addrOf(e);
         access(p, bv(bytesOf(e.ty)), e.loc, "a read");
+        if (ks && bytesOf(e.ty) == 1)
+          if (std::optional<z3::expr> b = byteAt(p)) return intV(z3::zext(*b, 56));
         return intV(unknown("mem"));
       }
       case Expr::AddrOf: return addrOf(*e.args[0]);
@@ -279,6 +432,7 @@ class Walker {
         }
         Val p = addrOf(lhs);
         access(p, bv(bytesOf(lhs.ty)), e.loc, "a write");
+        if (ks) storeCheck(p, bytesOf(lhs.ty), rhs, e.loc);
         return rhs;
       }
       case Expr::IncDec: {
@@ -319,11 +473,16 @@ class Walker {
     Contract gc = contractOf(g);
     if (!gc.present) {
       if (++inlineDepth > 8) fail(e.loc, "helpers nested too deep");
+      for (size_t k = 0; ks && k < g.params.size() && k < e.args.size(); ++k)
+        if (F.vars[(size_t)g.params[k]].isRef && e.args[k] && e.args[k]->kind != Expr::Var)
+          fail(e.loc, g.name + " takes a reference into memory: a write the keystream check would not see");
       std::map<int, Val> saved = env;
       for (size_t k = 0; k < g.params.size() && k < args.size(); ++k) env[g.params[k]] = args[k];
       retVal = Val{};
       returned = false;
+      sites.push_back({g.name, e.loc});
       if (g.body) exec(*g.body);
+      sites.pop_back();
       Val r = retVal;
       returned = false;
       // Reference parameters of an inlined helper: its writes reach the caller's variables.
@@ -358,6 +517,7 @@ class Walker {
         if (F.vars[(size_t)g.params[k]].name == name) return &args[k];
       return nullptr;
     };
+    if (ks) keystreamCall(e, g, gc, j, args, argOf);
     for (size_t k = 0; k < g.params.size() && k < args.size(); ++k) {
       const Var &pv = F.vars[(size_t)g.params[k]];
       const uint64_t n = pv.ty.kind == Type::Array ? pv.ty.count : pv.paramCount;
@@ -462,6 +622,18 @@ class Walker {
         return;
       case Stmt::If: {
         z3::expr cnd = (asInt(eval(*s.e), s.loc) != bv(0)).simplify();
+        // A way the facts rule out is dead code (e.g. a partial block of a 64-byte multiple):
+        // only the other way runs.
+        if (holds(!cnd)) {
+          path.push_back(!cnd);
+          if (s.els) exec(*s.els);
+          return;
+        }
+        if (holds(cnd)) {
+          path.push_back(cnd);
+          if (s.then) exec(*s.then);
+          return;
+        }
         std::map<int, Val> base = env;
         const size_t p0 = path.size();
         // What a branch learns about the fresh values it makes (a loop's exit, a helper's result)
@@ -471,11 +643,14 @@ class Walker {
           for (size_t k = from; k < path.size(); ++k) all = all && path[k];
           return all;
         };
+        const std::map<std::string, Fill> fillsBase = fills;
         path.push_back(cnd);
         if (s.then) exec(*s.then);
         bool retThen = returned;
         returned = false;
         std::map<int, Val> envThen = env;
+        const std::map<std::string, Fill> fillsThen = fills;
+        fills = fillsBase;
         z3::expr factsThen = learned(p0 + 1);
         path.erase(path.begin() + (long)p0, path.end());
         env = base;
@@ -497,9 +672,19 @@ class Walker {
         }
         if (retElse) {
           env = envThen;
+          fills = fillsThen;
           path.push_back(cnd);
           return;
         }
+        // A local array filled on both ways keeps its keystream (chosen by the condition).
+        std::map<std::string, Fill> fillsMerged;
+        for (auto &[b, ft] : fillsThen) {
+          auto fe = fills.find(b);
+          if (fe == fills.end()) continue;
+          fillsMerged.insert_or_assign(b, Fill{z3::ite(cnd, ft.ctr, fe->second.ctr), z3::ite(cnd, ft.off, fe->second.off),
+                                               z3::ite(cnd, ft.bytes, fe->second.bytes)});
+        }
+        fills = fillsMerged;
         std::map<int, Val> merged;
         for (auto &[v, a] : envThen) {
           auto b = env.find(v);
@@ -526,8 +711,41 @@ class Walker {
     }
   }
 
+  // The buffers a statement may write: the pointer variables under a store's address, and under
+  // each argument a helper takes as a pointer to non-const.
+  void writtenBases(const Stmt &s, std::set<std::string> &bases) {
+    std::function<void(const Expr &)> roots = [&](const Expr &x) {
+      if (x.kind == Expr::Var) {
+        auto it = env.find(x.var);
+        if (it != env.end() && it->second.ptr) bases.insert(it->second.base);
+      }
+      for (const auto &a : x.args)
+        if (a) roots(*a);
+    };
+    std::function<void(const Expr &)> ex = [&](const Expr &e) {
+      if ((e.kind == Expr::Assign || e.kind == Expr::IncDec) && e.args[0]->kind != Expr::Var) roots(*e.args[0]);
+      if (e.kind == Expr::Call && e.fn >= 0) {
+        const Function &g = F.funcs[(size_t)e.fn];
+        for (size_t k = 0; k < g.params.size() && k < e.args.size(); ++k) {
+          const Var &pv = F.vars[(size_t)g.params[k]];
+          if (pv.ty.kind == Type::Ptr && !pv.ty.pointeeConst && e.args[k]) roots(*e.args[k]);
+        }
+      }
+      for (const auto &a : e.args)
+        if (a) ex(*a);
+    };
+    for (const ExprP *p : {&s.e, &s.inc})
+      if (*p) ex(**p);
+    forEachChild(s, [&](const Stmt &ch) { writtenBases(ch, bases); });
+  }
+
   void loop(const Stmt &s) {
     if (s.kind == Stmt::For && s.init) exec(*s.init);
+    // Local arrays the loop may write hold unknown bytes at its head and after it.
+    std::set<std::string> wrote;
+    writtenBases(s, wrote);
+    for (const std::string &b : wrote) fills.erase(b);
+    const std::map<std::string, Fill> fillsEntry = fills;
     std::set<int> out, decl;
     assigned(s, out, decl);
     // The loop's own counter (declared by its init, maybe as a one-declaration block) is a loop
@@ -562,6 +780,27 @@ class Walker {
     for (int v : vars)
       if (sizeVar(v) && entry.at(v).e->simplify().is_numeral() && entry.at(v).e->simplify().get_numeral_uint64() != 0)
         lower.push_back({v, entry.at(v).e->simplify().get_numeral_uint64()});
+    // And, between a size_t loop variable u and a 32-bit one v (a byte offset and a block counter
+    // of a keystream loop, which moves both by its blocks), 64 v - u (mod 2^38) as on entry; and
+    // u mod 64 as on entry.
+    struct Rel {
+      int u, v;  // v < 0: u mod 64
+      z3::expr k;
+    };
+    auto relTerm = [&](int u, int v, const std::map<int, Val> &en) {
+      const z3::expr x = *en.at(u).e;
+      return v < 0 ? (x & bv(63)) : ((z3::shl(*en.at(v).e, bv(6)) - x) & bv((1ull << 38) - 1));
+    };
+    std::vector<Rel> rel;
+    for (int u : vars) {
+      if (!sizeVar(u)) continue;
+      rel.push_back({u, -1, relTerm(u, -1, entry)});
+      for (int v : vars)
+        if (F.vars[(size_t)v].ty.bits == 32) rel.push_back({u, v, relTerm(u, v, entry)});
+    }
+    auto pushRel = [&](const std::map<int, Val> &en) {
+      for (const Rel &r : rel) path.push_back(relTerm(r.u, r.v, en) == r.k);
+    };
     // A counting loop for (i = A; i < B; ++i) with B unchanged: A <= i < B.
     std::optional<std::pair<int, z3::expr>> counting;
     const Expr *cnd = s.e.get();
@@ -576,6 +815,7 @@ class Walker {
       std::map<int, Val> h = env;
       for (auto &[a, b] : cand) path.push_back(z3::ule(termOf(a, h), termOf(b, h)));
       for (auto &[v, k] : lower) path.push_back(z3::ule(bv(k), *h.at(v).e));
+      pushRel(h);
       if (cnd) path.push_back(asInt(eval(*cnd), s.loc) != bv(0));
       bool saved = returned, savedChecking = checking;
       checking = false;  // accesses are checked below, once the facts are settled
@@ -589,9 +829,14 @@ class Walker {
       std::vector<std::pair<int, uint64_t>> keepLow;
       for (auto &[v, k] : lower)
         if (holds(z3::ule(bv(k), *env.at(v).e))) keepLow.push_back({v, k});
+      std::vector<Rel> keepRel;
+      for (const Rel &r : rel)
+        if (holds(relTerm(r.u, r.v, env) == r.k)) keepRel.push_back(r);
       path.erase(path.begin() + (long)p0, path.end());
       env = entry;
-      if (keep.size() == cand.size() && keepLow.size() == lower.size()) break;
+      fills = fillsEntry;
+      if (keep.size() == cand.size() && keepLow.size() == lower.size() && keepRel.size() == rel.size()) break;
+      rel = keepRel;
       cand = keep;
       lower = keepLow;
     }
@@ -600,6 +845,7 @@ class Walker {
     std::map<int, Val> h = env;
     for (auto &[a, b] : cand) path.push_back(z3::ule(termOf(a, h), termOf(b, h)));
     for (auto &[v, k] : lower) path.push_back(z3::ule(bv(k), *h.at(v).e));
+    pushRel(h);
     if (cnd && cnd->kind == Expr::Bin && cnd->name == "<" && cnd->args[0]->kind == Expr::Var && counter >= 0 &&
         cnd->args[0]->var == counter) {
       // A <= i: the initial value, when B's variables are not assigned by the loop.
@@ -618,20 +864,65 @@ class Walker {
     }
     if (cnd) path.push_back(asInt(eval(*cnd), s.loc) != bv(0));
     bool saved = returned;
-    if (s.then) exec(*s.then);
-    if (s.inc) eval(*s.inc);
+    // (Facts that rule the body out, a loop that never runs, leave nothing to check in it.)
+    if (!holds(c.bool_val(false))) {
+      if (s.then) exec(*s.then);
+      if (s.inc) eval(*s.inc);
+    }
     returned = saved;
     path.erase(path.begin() + (long)p0, path.end());
+    fills = fillsEntry;
     // After the loop: the facts, and the condition false.
     head("@x");
     std::map<int, Val> x = env;
     for (auto &[a, b] : cand) path.push_back(z3::ule(termOf(a, x), termOf(b, x)));
     for (auto &[v, k] : lower) path.push_back(z3::ule(bv(k), *x.at(v).e));
+    pushRel(x);
     if (cnd) path.push_back(asInt(eval(*cnd), s.loc) == bv(0));
+    // The path stays consistent (every branch taken was proved feasible): a contradiction here
+    // would let everything after the loop prove.
+    if (holds(c.bool_val(false))) fail(s.loc, "the facts after this loop contradict each other (a loop that never ends, or the verifier's own error)");
   }
 };
 
 }  // namespace
+
+void proveKeystream(const File &f, const Function &kernel, const std::function<Obligation *(SrcLoc, const std::string &)> &add) {
+  Contract kc = contractOf(kernel);
+  // The kernel ABI (emitted/README.md): the text buffers and the first block counter by role.
+  std::string out, in;
+  bool fromParam = false;
+  if (kc.role == "aead.seal" || kc.role == "aead.seal_update") out = "ct", in = "pt";
+  else if (kc.role == "aead.open" || kc.role == "aead.open_update") out = "pt", in = "ct";
+  else if (kc.role == "chacha20.xor") out = "out", in = "in";
+  else return;
+  fromParam = kc.role != "aead.seal" && kc.role != "aead.open";
+  Obligation *o = add(kernel.loc, "byte q of " + out + " is " + in + "[q] XOR byte q % 64 of ChaCha20 block " +
+                                      (fromParam ? std::string("counter") : std::string("1")) + " + q / 64 of the kernel's key and nonce" +
+                                      (fromParam ? "" : "; the one-time key is block 0 (RFC 8439 2.4, 2.6, 2.8)"));
+  if (!o) return;
+  auto t0 = std::chrono::steady_clock::now();
+  z3::context c;
+  Walker w(f, kernel, c);
+  w.ks = true;
+  w.outBuf = out;
+  w.inBuf = in;
+  w.oneTimeKey = !fromParam;
+  w.inByte = c.function("in", c.bv_sort(64), c.bv_sort(8));
+  w.ksByte = c.function("ks", c.bv_sort(32), c.bv_sort(64), c.bv_sort(8));
+  try {
+    if (fromParam && !w.hasParam("counter")) throw Failure{kernel.name + " has no counter parameter", kernel.loc};
+    w.baseCtr = fromParam ? c.bv_const("counter", 64).extract(31, 0) : c.bv_val(1, 32);
+    w.bindParams();
+    if (kernel.body) w.exec(*kernel.body);
+    o->note = std::to_string(w.checks) + " queries";
+  } catch (Failure &fl) {
+    o->res = Res::FAILED;
+    o->cex = "line " + std::to_string(fl.loc.line) + ": " + fl.msg;
+  }
+  o->queries = (int)w.checks;
+  o->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
 
 void proveKernelBytes(const File &f, const Function &kernel, const std::function<Obligation *(SrcLoc, const std::string &)> &add) {
   Obligation *o = add(kernel.loc, "every byte " + kernel.name + " reads or writes itself, and every buffer it hands to a helper, lies inside its buffer");

@@ -1442,6 +1442,12 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
         if (!selected(opt, o)) o.skipped = true;
         return o.skipped ? nullptr : &o;
       });
+    if (contracts)  // which keystream byte each output byte gets (kernelbytes.cpp)
+      proveKeystream(f, kernel, [&](SrcLoc l, const std::string &what) -> Obligation * {
+        Obligation &o = addObl(kr, f, "keystream", l, what, kernel.name);
+        if (!selected(opt, o)) o.skipped = true;
+        return o.skipped ? nullptr : &o;
+      });
     if (contracts)  // RVV keystream loops: counter and offsets follow the vl (rvv.cpp)
       proveKeystreamLoopsRvv(f, kernel, [&](SrcLoc l, const std::string &what) -> Obligation * {
         Obligation &o = addObl(kr, f, "chacha-block", l, what, kernel.name);

@@ -79,6 +79,9 @@ std::vector<std::pair<std::string, std::string>> obligationKinds() {
       {"chacha-block", "a scalar chacha20.block helper: 20 rounds + feed-forward equal RFC 8439 2.3"},
       {"kernel-bytes", "every byte a kernel's own body reads or writes, and every buffer it hands to a helper, lies inside "
                        "its buffer (len, aad_len, declared array sizes)"},
+      {"keystream", "every byte a kernel stores into its output text is the input byte XOR the RFC 8439 2.4 keystream "
+                    "byte for its offset (block counter and byte), with the kernel's key and nonce; an AEAD's r and s come "
+                    "from block 0 (2.6)"},
   };
 }
 

@@ -43,6 +43,15 @@ void proveKeystreamLoopsRvv(const File &f, const Function &kernel,
 void proveKernelBytes(const File &f, const Function &kernel,
                       const std::function<Obligation *(SrcLoc, const std::string &)> &add);
 
+// keystream (kernelbytes.cpp) for a mul64-dialect seal/open, streaming seal/open or ChaCha20
+// kernel: every byte it stores into its output text is the input byte at the same offset XOR the
+// RFC 8439 2.4 keystream byte for that offset (block base + q / 64, byte q % 64; base 1 for the
+// AEAD, the counter parameter otherwise) from the kernel's own key and nonce, and an AEAD takes
+// r and s from block 0 (2.6). Proved helpers count by their contracts (chacha20.block: filled
+// local arrays, or xor at a 64-aligned offset with the matching counter).
+void proveKeystream(const File &f, const Function &kernel,
+                    const std::function<Obligation *(SrcLoc, const std::string &)> &add);
+
 // block-step for a poly1305.blocks loop whose body calls a stitched "blocks": "vl" helper with a
 // variable block count (emitted/rvv): the helper's Poly1305 loops absorb consecutive runs that are
 // exactly its nmac blocks at mac (each step proved by their own block-step obligations), the count
