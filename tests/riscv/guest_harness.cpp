@@ -17,6 +17,18 @@ std::vector<const Backend *> all_backends() {
   return out;
 }
 
+// The oracle (harness.h): the portable reference, checked in this guest against OpenSSL's
+// answers computed on the host (test_riscv.cpp, OpenSslAnswers.*).
+void oracle_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *aad,
+                 size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]) {
+  chapoly::internal::portable_backend().seal(ct, tag, pt, len, aad, aad_len, nonce, key);
+}
+
+void oracle_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_t nonce[12],
+                     const uint8_t key[32], uint32_t counter) {
+  chapoly::internal::portable_backend().chacha20(out, in, len, nonce, key, counter);
+}
+
 std::vector<const Backend *> emu_backends() { return {}; }
 const Backend *emu_native_counterpart(const Backend &) { return nullptr; }
 

@@ -127,6 +127,16 @@ void openssl_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_t
   feed(c.ctx, out, in, len, true);
 }
 
+void oracle_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *aad,
+                 size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]) {
+  openssl_seal(ct, tag, pt, len, aad, aad_len, nonce, key);
+}
+
+void oracle_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_t nonce[12],
+                     const uint8_t key[32], uint32_t counter) {
+  openssl_chacha20(out, in, len, nonce, key, counter);
+}
+
 std::vector<size_t> cutoff_lengths() {
   std::vector<size_t> v = {0,   1,   15,  16,  17,  63,  64,   65,   127,  128,  129,  191,
                            192, 193, 255, 256, 257, 447, 448,  449,  511,  512,  513,  1023,

@@ -92,6 +92,15 @@ void openssl_poly1305(uint8_t tag[16], const uint8_t *msg, size_t len, const uin
 void openssl_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_t nonce[12],
                       const uint8_t key[32], uint32_t counter);
 
+// The oracle of the suites that also run in the riscv64 guest (test_stream.cpp): OpenSSL's EVP
+// on the host (harness.cpp, the functions above); in the guest, which has no OpenSSL, the
+// portable reference (tests/riscv/guest_harness.cpp), itself checked there against the host's
+// OpenSSL answers (OpenSslAnswers.*). Same shapes as openssl_seal and openssl_chacha20.
+void oracle_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *aad,
+                 size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]);
+void oracle_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_t nonce[12],
+                     const uint8_t key[32], uint32_t counter);
+
 // The lengths around every kernel cutoff (short kernel, 4-block vectors, 8/16-block bulk loops,
 // chunk boundaries), then multiples of 1024 +- 1 up to 16 KiB.
 std::vector<size_t> cutoff_lengths();
