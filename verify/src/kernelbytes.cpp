@@ -885,6 +885,24 @@ class Walker {
   }
 };
 
+// One walk of the kernel's body for obligation `o` (a fresh Z3 context), `setup` choosing the pass.
+void walk(const File &f, const Function &kernel, Obligation &o, const std::function<void(Walker &, z3::context &)> &setup) {
+  auto t0 = std::chrono::steady_clock::now();
+  z3::context c;
+  Walker w(f, kernel, c);
+  try {
+    setup(w, c);
+    w.bindParams();
+    if (kernel.body) w.exec(*kernel.body);
+    o.note = std::to_string(w.checks) + " queries";
+  } catch (Failure &fl) {
+    o.res = Res::FAILED;
+    o.cex = "line " + std::to_string(fl.loc.line) + ": " + fl.msg;
+  }
+  o.queries = (int)w.checks;
+  o.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
 }  // namespace
 
 void proveKeystream(const File &f, const Function &kernel, const std::function<Obligation *(SrcLoc, const std::string &)> &add) {
@@ -901,45 +919,22 @@ void proveKeystream(const File &f, const Function &kernel, const std::function<O
                                       (fromParam ? std::string("counter") : std::string("1")) + " + q / 64 of the kernel's key and nonce" +
                                       (fromParam ? "" : "; the one-time key is block 0 (RFC 8439 2.4, 2.6, 2.8)"));
   if (!o) return;
-  auto t0 = std::chrono::steady_clock::now();
-  z3::context c;
-  Walker w(f, kernel, c);
-  w.ks = true;
-  w.outBuf = out;
-  w.inBuf = in;
-  w.oneTimeKey = !fromParam;
-  w.inByte = c.function("in", c.bv_sort(64), c.bv_sort(8));
-  w.ksByte = c.function("ks", c.bv_sort(32), c.bv_sort(64), c.bv_sort(8));
-  try {
+  walk(f, kernel, *o, [&](Walker &w, z3::context &c) {
+    w.ks = true;
+    w.outBuf = out;
+    w.inBuf = in;
+    w.oneTimeKey = !fromParam;
+    w.inByte = c.function("in", c.bv_sort(64), c.bv_sort(8));
+    w.ksByte = c.function("ks", c.bv_sort(32), c.bv_sort(64), c.bv_sort(8));
     if (fromParam && !w.hasParam("counter")) throw Failure{kernel.name + " has no counter parameter", kernel.loc};
     w.baseCtr = fromParam ? c.bv_const("counter", 64).extract(31, 0) : c.bv_val(1, 32);
-    w.bindParams();
-    if (kernel.body) w.exec(*kernel.body);
-    o->note = std::to_string(w.checks) + " queries";
-  } catch (Failure &fl) {
-    o->res = Res::FAILED;
-    o->cex = "line " + std::to_string(fl.loc.line) + ": " + fl.msg;
-  }
-  o->queries = (int)w.checks;
-  o->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  });
 }
 
 void proveKernelBytes(const File &f, const Function &kernel, const std::function<Obligation *(SrcLoc, const std::string &)> &add) {
   Obligation *o = add(kernel.loc, "every byte " + kernel.name + " reads or writes itself, and every buffer it hands to a helper, lies inside its buffer");
   if (!o) return;
-  auto t0 = std::chrono::steady_clock::now();
-  z3::context c;
-  Walker w(f, kernel, c);
-  try {
-    w.bindParams();
-    if (kernel.body) w.exec(*kernel.body);
-    o->note = std::to_string(w.checks) + " queries";
-  } catch (Failure &fl) {
-    o->res = Res::FAILED;
-    o->cex = "line " + std::to_string(fl.loc.line) + ": " + fl.msg;
-  }
-  o->queries = (int)w.checks;
-  o->ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  walk(f, kernel, *o, [](Walker &, z3::context &) {});
 }
 
 }  // namespace cv
