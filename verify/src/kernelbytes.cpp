@@ -798,7 +798,10 @@ class Walker {
       for (int v : vars)
         if (F.vars[(size_t)v].ty.bits == 32) rel.push_back({u, v, relTerm(u, v, entry)});
     }
-    auto pushRel = [&](const std::map<int, Val> &en) {
+    // Every candidate fact at the state `en` (a loop head, or after the loop).
+    auto pushFacts = [&](const std::map<int, Val> &en) {
+      for (auto &[a, b] : cand) path.push_back(z3::ule(termOf(a, en), termOf(b, en)));
+      for (auto &[v, k] : lower) path.push_back(z3::ule(bv(k), *en.at(v).e));
       for (const Rel &r : rel) path.push_back(relTerm(r.u, r.v, en) == r.k);
     };
     // A counting loop for (i = A; i < B; ++i) with B unchanged: A <= i < B.
@@ -813,9 +816,7 @@ class Walker {
     for (int round = 0; round < 4; ++round) {
       head("@h");
       std::map<int, Val> h = env;
-      for (auto &[a, b] : cand) path.push_back(z3::ule(termOf(a, h), termOf(b, h)));
-      for (auto &[v, k] : lower) path.push_back(z3::ule(bv(k), *h.at(v).e));
-      pushRel(h);
+      pushFacts(h);
       if (cnd) path.push_back(asInt(eval(*cnd), s.loc) != bv(0));
       bool saved = returned, savedChecking = checking;
       checking = false;  // accesses are checked below, once the facts are settled
@@ -843,9 +844,7 @@ class Walker {
     // The checked iteration: every access of the body under the facts and the condition.
     head("@i");
     std::map<int, Val> h = env;
-    for (auto &[a, b] : cand) path.push_back(z3::ule(termOf(a, h), termOf(b, h)));
-    for (auto &[v, k] : lower) path.push_back(z3::ule(bv(k), *h.at(v).e));
-    pushRel(h);
+    pushFacts(h);
     if (cnd && cnd->kind == Expr::Bin && cnd->name == "<" && cnd->args[0]->kind == Expr::Var && counter >= 0 &&
         cnd->args[0]->var == counter) {
       // A <= i: the initial value, when B's variables are not assigned by the loop.
@@ -875,9 +874,7 @@ class Walker {
     // After the loop: the facts, and the condition false.
     head("@x");
     std::map<int, Val> x = env;
-    for (auto &[a, b] : cand) path.push_back(z3::ule(termOf(a, x), termOf(b, x)));
-    for (auto &[v, k] : lower) path.push_back(z3::ule(bv(k), *x.at(v).e));
-    pushRel(x);
+    pushFacts(x);
     if (cnd) path.push_back(asInt(eval(*cnd), s.loc) == bv(0));
     // The path stays consistent (every branch taken was proved feasible): a contradiction here
     // would let everything after the loop prove.
@@ -909,12 +906,11 @@ void proveKeystream(const File &f, const Function &kernel, const std::function<O
   Contract kc = contractOf(kernel);
   // The kernel ABI (emitted/README.md): the text buffers and the first block counter by role.
   std::string out, in;
-  bool fromParam = false;
   if (kc.role == "aead.seal" || kc.role == "aead.seal_update") out = "ct", in = "pt";
   else if (kc.role == "aead.open" || kc.role == "aead.open_update") out = "pt", in = "ct";
   else if (kc.role == "chacha20.xor") out = "out", in = "in";
   else return;
-  fromParam = kc.role != "aead.seal" && kc.role != "aead.open";
+  const bool fromParam = kc.role != "aead.seal" && kc.role != "aead.open";
   Obligation *o = add(kernel.loc, "byte q of " + out + " is " + in + "[q] XOR byte q % 64 of ChaCha20 block " +
                                       (fromParam ? std::string("counter") : std::string("1")) + " + q / 64 of the kernel's key and nonce" +
                                       (fromParam ? "" : "; the one-time key is block 0 (RFC 8439 2.4, 2.6, 2.8)"));

@@ -1436,24 +1436,19 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
       }
     }
     if (contracts) closedWorld(f, kernel, opt, kr);
-    if (contracts)  // the kernel body's own memory accesses (kernelbytes.cpp)
-      proveKernelBytes(f, kernel, [&](SrcLoc l, const std::string &what) -> Obligation * {
-        Obligation &o = addObl(kr, f, "kernel-bytes", l, what, kernel.name);
+    // The obligation maker the kernel-body walks take: one of `kind`, or nullptr when not selected.
+    auto adder = [&](const std::string &kind) {
+      return [&, kind](SrcLoc l, const std::string &what) -> Obligation * {
+        Obligation &o = addObl(kr, f, kind, l, what, kernel.name);
         if (!selected(opt, o)) o.skipped = true;
         return o.skipped ? nullptr : &o;
-      });
-    if (contracts)  // which keystream byte each output byte gets (kernelbytes.cpp)
-      proveKeystream(f, kernel, [&](SrcLoc l, const std::string &what) -> Obligation * {
-        Obligation &o = addObl(kr, f, "keystream", l, what, kernel.name);
-        if (!selected(opt, o)) o.skipped = true;
-        return o.skipped ? nullptr : &o;
-      });
-    if (contracts)  // RVV keystream loops: counter and offsets follow the vl (rvv.cpp)
-      proveKeystreamLoopsRvv(f, kernel, [&](SrcLoc l, const std::string &what) -> Obligation * {
-        Obligation &o = addObl(kr, f, "chacha-block", l, what, kernel.name);
-        if (!selected(opt, o)) o.skipped = true;
-        return o.skipped ? nullptr : &o;
-      });
+      };
+    };
+    if (contracts) {
+      proveKernelBytes(f, kernel, adder("kernel-bytes"));  // the body's own memory accesses (kernelbytes.cpp)
+      proveKeystream(f, kernel, adder("keystream"));       // which keystream byte each output byte gets
+      proveKeystreamLoopsRvv(f, kernel, adder("chacha-block"));  // RVV loops: counter, offsets follow vl (rvv.cpp)
+    }
     for (int fi : reachable(f, kernel)) {
       const Function &fn = f.funcs[(size_t)fi];
       if (contracts) break;  // helpers are known by their contracts (closedWorld), not by name
