@@ -112,21 +112,29 @@ class Stream : public BackendTest {
 };
 
 // The streaming family each backend uses: its own fused entries; avx512 the avx2 ones for short
-// runs and its own fused entries for runs of whole chunks from the registry's STREAM_BULK_MIN.
+// runs and its own fused entries for runs of whole chunks from the registry's STREAM_BULK_MIN;
+// where the short kernels pay (Zen 5, or forced on here), avx512 and avx2 the scalar_mul64 ones
+// for one-block runs and parked blocks (registry STREAM_SHORT).
 TEST_P(Stream, UsesTheBackendsStreamingKernels) {
-  chapoly_stream st;
-  ASSERT_EQ(stream_init_with(b(), &st, key_, nonce_), CHAPOLY_OK);
-  std::string fam = stream_family(&st);
-  std::string name = b().name;
-  if (name == "avx512") EXPECT_EQ(fam, "avx2_mul64+avx512_ifma_fused");
-  else if (name == "avx2") EXPECT_EQ(fam, "avx2_mul64");
+  ShortKernelsReset reset;
+  for (int mode : {0, 1}) {
+    chapoly::internal::set_short_kernels_for_testing(mode);
+    chapoly_stream st;
+    ASSERT_EQ(stream_init_with(b(), &st, key_, nonce_), CHAPOLY_OK);
+    std::string fam = stream_family(&st);
+    std::string name = b().name;
+    SCOPED_TRACE("short kernels " + std::to_string(mode));
+    if (name == "avx512") EXPECT_EQ(fam, mode ? "scalar_mul64+avx512_ifma_fused" : "avx2_mul64+avx512_ifma_fused");
+    else if (name == "avx2") EXPECT_EQ(fam, mode ? "scalar_mul64+avx2_mul64" : "avx2_mul64");
 #if defined(__riscv)
-  else if (name == "scalar") EXPECT_EQ(fam, "rv64_mul64");  // riscv64's scalar backend (emitted/rv64)
+    else if (name == "scalar") EXPECT_EQ(fam, "rv64_mul64");  // riscv64's scalar backend (emitted/rv64)
 #else
-  else if (name == "scalar") EXPECT_EQ(fam, "scalar_mul64");
+    else if (name == "scalar") EXPECT_EQ(fam, "scalar_mul64");
 #endif
-  else EXPECT_EQ(fam, b().stream != nullptr ? b().stream->family : "portable");
-  chapoly_stream_wipe(&st);
+    else if (mode == 1 && b().stream_short != nullptr) EXPECT_EQ(fam, b().stream_short->family);
+    else EXPECT_EQ(fam, b().stream != nullptr ? b().stream->family : "portable");
+    chapoly_stream_wipe(&st);
+  }
 }
 
 // Backends without streaming entries of their own (test variants, emulated builds) stream through
@@ -184,9 +192,10 @@ TEST_P(Stream, ManySmallCalls) {
 }
 
 // Runs of 1..20 whole blocks (after 0 or 37 parked bytes), with the short-kernel setting forced
-// off and on: on a CPU where the backend's short kernels pay (Zen 5), avx512 takes every run of at
-// least STREAM_BULK_MIN_SHORT (64) bytes through its own fused entries, elsewhere from
-// STREAM_BULK_MIN (1 KiB); both routes must give the oracle's ciphertext and tag on every CPU.
+// off and on: on a CPU where the backend's short kernels pay (Zen 5), avx512 takes one-block runs
+// (and the parked blocks) through scalar_mul64's entries and every longer run through its own fused
+// entries (registry STREAM_SHORT), elsewhere the avx2 entries below STREAM_BULK_MIN (1 KiB) and its
+// own from there; every route must give the oracle's ciphertext and tag on every CPU.
 TEST_P(Stream, ShortRunsThroughEitherEntry) {
   ShortKernelsReset reset;
   for (int mode : {0, 1}) {

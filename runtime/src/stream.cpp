@@ -39,7 +39,7 @@ bool overlaps(const void *a, size_t alen, const void *b, size_t blen) {
 // One keystream block for block `counter` with the backend's ChaCha20 entry.
 void keystream_block(const State &s, uint8_t out[64], uint32_t counter) {
   memset(out, 0, 64);
-  s.b->chacha20(out, out, 64, s.nonce, s.key, counter);
+  (s.k->chacha20 != nullptr ? s.k->chacha20 : s.b->chacha20)(out, out, 64, s.nonce, s.key, counter);
 }
 
 // Poly1305 over bytes, parking a partial block: whole blocks of `p` straight from the caller's
@@ -122,10 +122,8 @@ int text(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len, bool s
   size_t whole = len & ~static_cast<size_t>(63);
   if (whole != 0) {
     // A long run through the backend's own fused entries where it has them (avx512: IFMA key
-    // powers made per call pay off from bulk_min bytes; on a CPU where its short kernels pay,
-    // Zen 5, from bulk_min_short), else the STREAM family's.
-    const size_t min = s.k->bulk_min_short != 0 && short_kernels_on(*s.b) ? s.k->bulk_min_short : s.k->bulk_min;
-    const bool bulk = s.k->seal_bulk != nullptr && whole >= min;
+    // powers made per call pay off from bulk_min bytes), else the streaming family's.
+    const bool bulk = s.k->seal_bulk != nullptr && whole >= s.k->bulk_min;
     TextUpdateFn run = seal ? (bulk ? s.k->seal_bulk : s.k->seal_update) : (bulk ? s.k->open_bulk : s.k->open_update);
     run(out, in, whole, s.acc, s.otk, s.nonce, s.key, s.counter);
     s.counter += static_cast<uint32_t>(whole / 64);
@@ -167,8 +165,10 @@ int stream_init_with(const Backend &b, void *stp, const uint8_t key[32], const u
   memset(&s, 0, sizeof s);
   s.b = &b;
   // The backend's own streaming family when this CPU runs it (avx512 uses avx2_mul64's too, whose
-  // AVX2 check runs here even though every AVX-512 CPU has AVX2), else the portable entries.
-  s.k = b.stream != nullptr && b.stream->missing() == nullptr ? b.stream : &portable_stream_kernels();
+  // AVX2 check runs here even though every AVX-512 CPU has AVX2); where the backend's short
+  // kernels pay (short_on: Zen 5) its STREAM_SHORT family's; else the portable entries.
+  const StreamKernels *k = b.stream_short != nullptr && short_kernels_on(b) ? b.stream_short : b.stream;
+  s.k = k != nullptr && k->missing() == nullptr ? k : &portable_stream_kernels();
   memcpy(s.key, key, 32);
   memcpy(s.nonce, nonce, 12);
   keystream_block(s, s.ks, 0);  // block 0: the one-time key r || s (RFC 8439 2.6)

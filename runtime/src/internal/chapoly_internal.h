@@ -78,9 +78,9 @@ struct StreamKernels {
   TextUpdateFn seal_bulk = nullptr;
   TextUpdateFn open_bulk = nullptr;
   size_t bulk_min = 0;
-  // bulk_min where the backend's short kernels pay (Backend::short_on, registry
-  // STREAM_BULK_MIN_SHORT; 0: bulk_min everywhere).
-  size_t bulk_min_short = 0;
+  // Optional: the family's ChaCha20 entry for the keystream blocks chapoly_stream parks (block 0's
+  // one-time key and the block after a partial run); nullptr: the backend's own.
+  ChaCha20Fn chacha20 = nullptr;
 };
 
 // The portable streaming entries (always built; runtime/src/portable/stream.cpp).
@@ -120,6 +120,10 @@ struct Backend {
   const ShortKernel *short_kernels = nullptr;
   size_t short_count = 0;
   bool (*short_on)() = nullptr;
+  // stream_short: the streaming entries chapoly_stream uses in place of `stream` where short_on()
+  // holds at chapoly_stream_init (registry STREAM_SHORT: another family's entries for short runs,
+  // the AAD, the lengths and the parked blocks, this family's from bulk_min), or nullptr.
+  const StreamKernels *stream_short = nullptr;
 };
 
 // The portable reference (always built).
@@ -158,7 +162,7 @@ int seal_with(const Backend &b, uint8_t *ct, uint8_t tag[16], const uint8_t *pt,
               const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]);
 int open_with(const Backend &b, uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16],
               const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]);
-// short_kernels_on(b): whether b's short kernels (and its STREAM_BULK_MIN_SHORT) apply now: b has
+// short_kernels_on(b): whether b's short kernels (and its stream_short) apply now: b has
 // them and its short_on() holds on this CPU, or the test override below says so.
 bool short_kernels_on(const Backend &b);
 // set_short_kernels_for_testing(mode): whether seal_with/open_with and the X variants hand short
