@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# qemu-rvv-costs.sh: re-makes the QEMU cost table of docs/benchmarks.md (between
+# <!-- BEGIN qemu-rvv-costs --> and <!-- END qemu-rvv-costs -->): scripts/qemu_rvv_costs.c built
+# with clang-16 for riscv64 (RV64GCV, Debian's cross libraries) and run under qemu-riscv64 at
+# VLEN 256, the benchmark's setting. A few seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+clang-16 --target=riscv64-linux-gnu -march=rv64gcv -O2 -static scripts/qemu_rvv_costs.c -o "$tmp/costs"
+qemu-riscv64 -cpu rv64,v=true,vlen=256,vext_spec=v1.0,rvv_ta_all_1s=true "$tmp/costs" >"$tmp/table"
+{
+  echo "<!-- BEGIN qemu-rvv-costs -->"
+  echo "Made by \`scripts/qemu-rvv-costs.sh\` on $(date -u +%Y-%m-%d): $(qemu-riscv64 --version | head -1), \`-cpu rv64,v=true,vlen=256\`, on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); one run, process CPU time."
+  echo
+  cat "$tmp/table"
+  echo "<!-- END qemu-rvv-costs -->"
+} >"$tmp/block"
+python3 - "$tmp/block" docs/benchmarks.md <<'PY'
+import sys
+block = open(sys.argv[1]).read()
+doc = open(sys.argv[2]).read()
+b, e = '<!-- BEGIN qemu-rvv-costs -->', '<!-- END qemu-rvv-costs -->'
+if b in doc:
+    doc = doc[:doc.index(b)] + block.rstrip('\n') + doc[doc.index(e) + len(e):]
+else:
+    anchor = '<!-- END riscv-bench -->'
+    i = doc.index(anchor) + len(anchor)
+    doc = doc[:i] + '\n\n' + block.rstrip('\n') + doc[i:]
+open(sys.argv[2], 'w').write(doc)
+PY
+echo "qemu-rvv-costs: docs/benchmarks.md updated"
