@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <sys/stat.h>
 
@@ -201,7 +202,24 @@ int main(int argc, char **argv) {
     st << "chapoly-verify proof stamp: all obligations OK\n";
     for (const auto &f : files) st << "proved " << fileDigest(f) << " " << f << "\n";
     for (const auto &f : stampInputs) st << "input  " << fileDigest(f) << " " << f << "\n";
-    for (const auto &k : results) st << "kernel " << k.kernel << " " << k.obligations.size() << " obligations\n";
+    // Per kernel: the obligations the text report lists, by kind, then the intermediate interval
+    // steps (`bound`, --verbose) apart, so the count says what was claimed and proved.
+    for (const auto &k : results) {
+      std::map<std::string, size_t> kinds;
+      size_t bounds = 0;
+      for (const auto &o : k.obligations) {
+        if (o.kind == "bound") ++bounds;
+        else ++kinds[o.kind];
+      }
+      size_t claims = k.obligations.size() - bounds;
+      st << "kernel " << k.kernel << " " << claims << " obligations (";
+      const char *sep = "";
+      for (const auto &[kind, n] : kinds) {
+        st << sep << kind << " " << n;
+        sep = ", ";
+      }
+      st << "), " << bounds << " intermediate bounds\n";
+    }
     if (!written(st, stampPath)) {
       std::remove(stampPath.c_str());
       return 2;
