@@ -32,15 +32,5 @@ python3 scripts/riscv_loops.py "$tmp/dis" >"$tmp/loops"
   cat "$tmp/loops"
   echo "<!-- END riscv-bench -->"
 } >"$tmp/block"
-python3 - "$tmp/block" docs/benchmarks.md <<'PY'
-import sys
-block = open(sys.argv[1]).read()
-doc = open(sys.argv[2]).read()
-b, e = '<!-- BEGIN riscv-bench -->', '<!-- END riscv-bench -->'
-if b in doc:
-    doc = doc[:doc.index(b)] + block.rstrip('\n') + doc[doc.index(e) + len(e):]
-else:
-    doc = doc.rstrip('\n') + '\n\n' + block
-open(sys.argv[2], 'w').write(doc)
-PY
+python3 scripts/doc_block.py riscv-bench "$tmp/block" docs/benchmarks.md
 echo "bench-riscv: docs/benchmarks.md updated"

@@ -16,17 +16,5 @@ qemu-riscv64 -cpu rv64,v=true,vlen=256,vext_spec=v1.0,rvv_ta_all_1s=true "$tmp/c
   cat "$tmp/table"
   echo "<!-- END qemu-rvv-costs -->"
 } >"$tmp/block"
-python3 - "$tmp/block" docs/benchmarks.md <<'PY'
-import sys
-block = open(sys.argv[1]).read()
-doc = open(sys.argv[2]).read()
-b, e = '<!-- BEGIN qemu-rvv-costs -->', '<!-- END qemu-rvv-costs -->'
-if b in doc:
-    doc = doc[:doc.index(b)] + block.rstrip('\n') + doc[doc.index(e) + len(e):]
-else:
-    anchor = '<!-- END riscv-bench -->'
-    i = doc.index(anchor) + len(anchor)
-    doc = doc[:i] + '\n\n' + block.rstrip('\n') + doc[i:]
-open(sys.argv[2], 'w').write(doc)
-PY
+python3 scripts/doc_block.py qemu-rvv-costs "$tmp/block" docs/benchmarks.md "<!-- END riscv-bench -->"
 echo "qemu-rvv-costs: docs/benchmarks.md updated"
