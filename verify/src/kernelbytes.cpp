@@ -79,8 +79,55 @@ class Walker {
   // Inlined helpers being walked (name, call site): a failure inside one names the kernel line.
   std::vector<std::pair<std::string, SrcLoc>> sites;
   [[noreturn]] void fail(SrcLoc l, const std::string &m) {
+    settle();  // a deferred claim before this point that fails is the failure to report
     if (sites.empty()) throw Failure{m, l};
     throw Failure{m + " (in " + sites.front().first + ", inlined at line " + std::to_string(sites.front().second.line) + ")", l};
+  }
+
+  // Claims whose answer changes nothing on the walk (a memory access in bounds, a stored byte's
+  // keystream) are deferred with the path they were made on, and asked a run of them at a time:
+  // consecutive claims on one path go into one query (holdsEach), which is most of them, since a
+  // block of straight-line code makes many. The first one (in walk order) that does not hold is
+  // the failure: `refute` reports it with the path and inlining context of its claim.
+  struct Deferred {
+    std::vector<z3::expr> path;
+    std::vector<std::pair<std::string, SrcLoc>> sites;
+    z3::expr claim;
+    std::function<void()> refute;  // throws (through fail)
+  };
+  std::vector<Deferred> deferred;
+  void defer(const z3::expr &claim, std::function<void()> refute) {
+    deferred.push_back(Deferred{path, sites, claim, std::move(refute)});
+    if (deferred.size() >= 256) settle();
+  }
+  void settle() {
+    if (deferred.empty()) return;
+    std::vector<Deferred> ds = std::move(deferred);
+    deferred.clear();
+    const std::vector<z3::expr> now = path;
+    const auto nowSites = sites;
+    auto samePath = [](const std::vector<z3::expr> &a, const std::vector<z3::expr> &b) {
+      if (a.size() != b.size()) return false;
+      for (size_t i = 0; i < a.size(); ++i)
+        if (!z3::eq(a[i], b[i])) return false;
+      return true;
+    };
+    for (size_t i = 0; i < ds.size();) {
+      size_t j = i + 1;
+      while (j < ds.size() && samePath(ds[i].path, ds[j].path)) ++j;
+      path = ds[i].path;
+      std::vector<z3::expr> claims;
+      for (size_t k = i; k < j; ++k) claims.push_back(ds[k].claim);
+      const std::vector<bool> ok = holdsEach(claims);
+      for (size_t k = i; k < j; ++k)
+        if (!ok[k - i]) {
+          sites = ds[k].sites;
+          ds[k].refute();
+        }
+      i = j;
+    }
+    path = now;
+    sites = nowSites;
   }
 
   void bindParams() {
@@ -136,23 +183,70 @@ class Walker {
     return s.check() == z3::unsat;
   }
 
+  // Which of `claims` hold on this path, with as few queries as the answers allow (Houdini's
+  // filter): the conjunction of those still in is asked at once; a model of its negation refutes
+  // every claim false in it, and the rest are asked again. What comes back proved is exactly what
+  // holds one claim at a time (a claim is kept only inside a proved conjunction, dropped only
+  // where a model of the path falsifies it); an answer other than sat or unsat asks the claims
+  // left one at a time.
+  std::vector<bool> holdsEach(const std::vector<z3::expr> &claims) {
+    std::vector<bool> ok(claims.size(), false);
+    std::vector<size_t> left;
+    for (size_t i = 0; i < claims.size(); ++i) {
+      if (claims[i].simplify().is_true()) ok[i] = true;
+      else left.push_back(i);
+    }
+    while (!left.empty()) {
+      if (left.size() == 1) {
+        ok[left[0]] = holds(claims[left[0]]);
+        break;
+      }
+      ++checks;
+      z3::expr_vector all(c);
+      for (size_t i : left) all.push_back(claims[i]);
+      z3::solver s(c);
+      z3::params p(c);
+      p.set("timeout", 10000u);
+      s.set(p);
+      for (auto &h : path) s.add(h);
+      s.add(!z3::mk_and(all));
+      const z3::check_result r = s.check();
+      if (r == z3::unsat) {
+        for (size_t i : left) ok[i] = true;
+        break;
+      }
+      std::vector<size_t> next;
+      if (r == z3::sat) {
+        const z3::model m = s.get_model();
+        for (size_t i : left)
+          if (!m.eval(claims[i], true).is_false()) next.push_back(i);
+      }
+      if (r != z3::sat || next.size() == left.size()) {
+        for (size_t i : next.empty() ? left : next) ok[i] = holds(claims[i]);
+        break;
+      }
+      left = std::move(next);
+    }
+    return ok;
+  }
+
   // [off, off + n) inside buffer base.
   void access(const Val &p, const z3::expr &n, SrcLoc l, const std::string &what) {
     if (!checking || ks) return;  // the keystream pass leaves bounds to kernel-bytes
     if (!p.ptr) fail(l, what + " through a value that is not a pointer into a known buffer");
     auto b = bound.find(p.base);
     if (b == bound.end()) fail(l, what + " through '" + p.base + "', a buffer of unknown size");
-    const z3::expr off = *p.e, end = *p.e + n;
-    if (!holds(z3::ule(end, b->second) && z3::ule(off, end))) {
+    const z3::expr off = *p.e, end = *p.e + n, size = b->second;
+    defer(z3::ule(end, size) && z3::ule(off, end), [this, base = p.base, what, l, off, n, size] {
       // A local array "@name#k" by its name; sizes in bytes.
-      std::string name = p.base[0] == '@' ? p.base.substr(1, p.base.find('#') - 1) : p.base;
+      std::string name = base[0] == '@' ? base.substr(1, base.find('#') - 1) : base;
       auto num = [](const z3::expr &x) {
         z3::expr y = x.simplify();
         return y.is_numeral() ? std::to_string(y.get_numeral_uint64()) : y.to_string();
       };
-      fail(l, what + " may leave " + name + " (" + num(b->second) + (b->second.simplify().is_numeral() ? " bytes" : "") + "): bytes [" +
+      fail(l, what + " may leave " + name + " (" + num(size) + (size.simplify().is_numeral() ? " bytes" : "") + "): bytes [" +
                   num(off) + ", +" + num(n) + ")");
-    }
+    });
   }
 
   z3::expr asInt(const Val &v, SrcLoc l) {
@@ -214,7 +308,7 @@ class Walker {
     if (!v.e || v.ptr) fail(l, "a value with no known meaning stored into " + outBuf);
     const z3::expr q = *p.e;
     const z3::expr claim = v.e->extract(7, 0) == wantAt(q);
-    if (!holds(claim)) {
+    defer(claim, [this, q, claim, l] {
       // A counterexample: the offset and the path's variables, from a model of the negation.
       std::string ex;
       z3::solver so(c);
@@ -236,7 +330,7 @@ class Walker {
       fail(l, "the byte stored into " + outBuf + " at offset q may not be " + inBuf + "[q] XOR byte q % 64 of keystream block " +
                   (baseCtr->simplify().is_numeral() ? std::to_string(baseCtr->simplify().get_numeral_uint64()) : std::string("counter")) +
                   " + q / 64 (RFC 8439 2.4: the wrong block counter or keystream byte)" + ex);
-    }
+    });
   }
 
   // A call of a helper with a contract, in the keystream pass.
@@ -772,9 +866,19 @@ class Walker {
     if (haveLen) terms.push_back(-1);
     std::map<int, Val> entry = env;
     auto termOf = [&](int v, const std::map<int, Val> &en) { return v < 0 ? c.bv_const("len", 64) : *en.at(v).e; };
-    for (int a : terms)
-      for (int b : terms)
-        if (a != b && (a >= 0 || b >= 0) && holds(z3::ule(termOf(a, entry), termOf(b, entry)))) cand.push_back({a, b});
+    {
+      std::vector<std::pair<int, int>> pairs;
+      std::vector<z3::expr> claims;
+      for (int a : terms)
+        for (int b : terms)
+          if (a != b && (a >= 0 || b >= 0)) {
+            pairs.push_back({a, b});
+            claims.push_back(z3::ule(termOf(a, entry), termOf(b, entry)));
+          }
+      const std::vector<bool> ok = holdsEach(claims);
+      for (size_t i = 0; i < pairs.size(); ++i)
+        if (ok[i]) cand.push_back(pairs[i]);
+    }
     // And K <= v for a variable entering with a constant K (an offset that starts past a chunk).
     std::vector<std::pair<int, uint64_t>> lower;
     for (int v : vars)
@@ -824,15 +928,21 @@ class Walker {
       if (s.inc) eval(*s.inc);
       checking = savedChecking;
       returned = saved;
+      std::vector<z3::expr> claims;
+      for (auto &[a, b] : cand) claims.push_back(z3::ule(termOf(a, env), termOf(b, env)));
+      for (auto &[v, k] : lower) claims.push_back(z3::ule(bv(k), *env.at(v).e));
+      for (const Rel &r : rel) claims.push_back(relTerm(r.u, r.v, env) == r.k);
+      const std::vector<bool> ok = holdsEach(claims);
+      size_t at = 0;
       std::vector<std::pair<int, int>> keep;
-      for (auto &[a, b] : cand)
-        if (holds(z3::ule(termOf(a, env), termOf(b, env)))) keep.push_back({a, b});
+      for (auto &ab : cand)
+        if (ok[at++]) keep.push_back(ab);
       std::vector<std::pair<int, uint64_t>> keepLow;
-      for (auto &[v, k] : lower)
-        if (holds(z3::ule(bv(k), *env.at(v).e))) keepLow.push_back({v, k});
+      for (auto &vk : lower)
+        if (ok[at++]) keepLow.push_back(vk);
       std::vector<Rel> keepRel;
       for (const Rel &r : rel)
-        if (holds(relTerm(r.u, r.v, env) == r.k)) keepRel.push_back(r);
+        if (ok[at++]) keepRel.push_back(r);
       path.erase(path.begin() + (long)p0, path.end());
       env = entry;
       fills = fillsEntry;
@@ -891,10 +1001,23 @@ void walk(const File &f, const Function &kernel, Obligation &o, const std::funct
     setup(w, c);
     w.bindParams();
     if (kernel.body) w.exec(*kernel.body);
+    w.settle();
     o.note = std::to_string(w.checks) + " queries";
   } catch (Failure &fl) {
     o.res = Res::FAILED;
     o.cex = "line " + std::to_string(fl.loc.line) + ": " + fl.msg;
+  } catch (...) {
+    // The walk went on past a deferred claim: if one of those fails, it is the answer.
+    try {
+      w.settle();
+    } catch (Failure &fl) {
+      o.res = Res::FAILED;
+      o.cex = "line " + std::to_string(fl.loc.line) + ": " + fl.msg;
+      o.queries = (int)w.checks;
+      o.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      return;
+    }
+    throw;
   }
   o.queries = (int)w.checks;
   o.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
