@@ -2,7 +2,7 @@
 // cannot overflow and that the Poly1305 / ChaCha20 steps compute what RFC 8439 says.
 //
 //   chapoly-verify [--report-json F] [--report F] [--stamp F] [--kernel K] [--obligation ID]
-//                  [--timeout-ms N] FILE.cpp... [-- <compile flags>]
+//                  [--timeout-ms N] [--fail-fast] FILE.cpp... [-- <compile flags>]
 //
 // Exit status: 0 all obligations proved, 1 an obligation failed or timed out (or the code uses
 // something the verifier cannot prove), 2 usage or parse errors.
@@ -56,7 +56,7 @@ int main(int argc, char **argv) {
   std::vector<std::string> files;
   std::string jsonPath, textPath, stampPath, only, kernelOnly;
   unsigned timeoutMs = 10000;
-  bool verbose = false, dumpTable = false, quiet = false;
+  bool verbose = false, dumpTable = false, quiet = false, failFast = false;
   std::vector<std::string> stampInputs;
   app.add_option("files", files, "emitted kernel sources (.cpp)");
   app.add_option("--report-json", jsonPath, "write the JSON report here");
@@ -69,6 +69,9 @@ int main(int argc, char **argv) {
   app.add_option("--timeout-ms", timeoutMs, "per-query Z3 timeout in milliseconds")->check(CLI::PositiveNumber);
   app.add_flag("--verbose", verbose, "list the intermediate bound steps too");
   app.add_flag("--quiet", quiet, "no text report on standard output");
+  app.add_flag("--fail-fast", failFast,
+               "stop after the first proof stage (a kernel's bounds, or its semantics) with a failed or timed-out "
+               "obligation: the rest is not proved, the run fails (mutant tests)");
   app.add_flag("--list-intrinsics", dumpTable, "print the intrinsic semantics table and exit");
   try {
     app.parse(split, argv);
@@ -136,15 +139,24 @@ int main(int argc, char **argv) {
     cv::BoundsOptions bo;
     bo.finalReduction = cv::finalReductionHelpers(file);
     bo.onlyObligation = only;
-    bool any = false;
+    bool any = false, stopped = false;
+    auto failed = [](const cv::KernelResult &kr) {
+      if (!kr.errors.empty()) return true;
+      for (const auto &o : kr.obligations)
+        if (!o.skipped && o.res != cv::Res::OK) return true;
+      return false;
+    };
     for (const auto &fn : file.funcs) {
       if (!fn.isExported) continue;
       if (!kernelOnly.empty() && fn.name != kernelOnly) continue;
       any = true;
+      if (stopped) continue;
       cv::KernelResult kr = cv::proveBounds(file, fn, prover, bo);
-      cv::proveSemantics(file, fn, prover, bo, kr);
+      if (!(failFast && failed(kr))) cv::proveSemantics(file, fn, prover, bo, kr);
+      stopped = failFast && failed(kr);
       results.push_back(std::move(kr));
     }
+    if (stopped) break;
     if (!any) {
       std::cerr << path << ": error: no exported kernel function"
                 << (kernelOnly.empty() ? "" : " named '" + kernelOnly + "'") << " in this file\n";
