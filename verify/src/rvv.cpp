@@ -1119,11 +1119,23 @@ void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, 
       }
       // The lane evaluated is a lane every vector operation computes: i < vl = every op's vl.
       hyp.push_back(z3::ult(i, ret));
+      // These claims share one hypothesis set: their conjunction is asked first, and only when it
+      // does not prove is each asked alone (for the failure to name).
+      std::vector<std::pair<z3::expr, std::string>> vlClaims;
       for (size_t k = 0; k < ev.activeVls.size(); ++k)
-        if (!check(ev.activeVls[k] == ret, "a vector operation runs at a vl other than the one returned")) return;
+        vlClaims.push_back({ev.activeVls[k] == ret, "a vector operation runs at a vl other than the one returned"});
       for (const auto &ov : ev.opVls)
-        if (!check(z3::ule(ov.vl, ov.vlmax), ov.name + " (line " + std::to_string(ov.loc.line) +
-                   ") may run at a vl above VLMAX of its type (VLEN * LMUL / SEW): its vl comes from a vsetvl of another SEW/LMUL")) return;
+        vlClaims.push_back({z3::ule(ov.vl, ov.vlmax), ov.name + " (line " + std::to_string(ov.loc.line) +
+                            ") may run at a vl above VLMAX of its type (VLEN * LMUL / SEW): its vl comes from a vsetvl of another SEW/LMUL"});
+      if (!vlClaims.empty()) {
+        z3::expr_vector all(c);
+        for (const auto &vc : vlClaims) all.push_back(vc.first);
+        ++queries;
+        std::string ignored;
+        if (prove(c, hyp, z3::mk_and(all), 20000, shown, ignored) != Res::OK)
+          for (const auto &[claim, what] : vlClaims)
+            if (!check(claim, what)) return;
+      }
       // (2) Every store through out stays in out[0, 64 vl); stores elsewhere go to local arrays.
       //     A strided store of the state keeps lane l inside block l (bytes [64 l, 64 l + 64)).
       for (const StoreRec &s : ev.stores) {
@@ -1731,6 +1743,14 @@ bool proveMacLoopRvv(const File &f, const Function &kernel, const Stmt &loop, co
       changed = false;
       std::vector<z3::expr> hyp = ev.pathCond;
       for (auto &cd : kept) hyp.push_back(candExpr(cd, false));
+      if (kept.empty()) break;
+      {
+        // All kept candidates at once first: when their conjunction proves, each does.
+        z3::expr_vector all(c);
+        for (auto &cd : kept) all.push_back(candExpr(cd, true));
+        std::string cx;
+        if (prove(c, hyp, z3::mk_and(all), 20000, shown, cx) == Res::OK) break;
+      }
       for (size_t j = 0; j < kept.size(); ++j) {
         std::string cx;
         if (prove(c, hyp, candExpr(kept[j], true), 20000, shown, cx) != Res::OK) {
