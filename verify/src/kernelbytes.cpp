@@ -174,13 +174,18 @@ class Walker {
     ++checks;
     z3::expr neg = (!claim).simplify();
     if (neg.is_false()) return true;
+    z3::solver s = solverOnPath();
+    s.add(neg);
+    return s.check() == z3::unsat;
+  }
+  // A solver holding this path's facts (10 s per query).
+  z3::solver solverOnPath() {
     z3::solver s(c);
     z3::params p(c);
     p.set("timeout", 10000u);
     s.set(p);
     for (auto &h : path) s.add(h);
-    s.add(neg);
-    return s.check() == z3::unsat;
+    return s;
   }
 
   // Which of `claims` hold on this path, with as few queries as the answers allow (Houdini's
@@ -204,11 +209,7 @@ class Walker {
       ++checks;
       z3::expr_vector all(c);
       for (size_t i : left) all.push_back(claims[i]);
-      z3::solver s(c);
-      z3::params p(c);
-      p.set("timeout", 10000u);
-      s.set(p);
-      for (auto &h : path) s.add(h);
+      z3::solver s = solverOnPath();
       s.add(!z3::mk_and(all));
       const z3::check_result r = s.check();
       if (r == z3::unsat) {
@@ -997,27 +998,28 @@ void walk(const File &f, const Function &kernel, Obligation &o, const std::funct
   auto t0 = std::chrono::steady_clock::now();
   z3::context c;
   Walker w(f, kernel, c);
+  std::optional<Failure> failure;
   try {
     setup(w, c);
     w.bindParams();
     if (kernel.body) w.exec(*kernel.body);
     w.settle();
-    o.note = std::to_string(w.checks) + " queries";
   } catch (Failure &fl) {
-    o.res = Res::FAILED;
-    o.cex = "line " + std::to_string(fl.loc.line) + ": " + fl.msg;
+    failure = fl;
   } catch (...) {
     // The walk went on past a deferred claim: if one of those fails, it is the answer.
     try {
       w.settle();
     } catch (Failure &fl) {
-      o.res = Res::FAILED;
-      o.cex = "line " + std::to_string(fl.loc.line) + ": " + fl.msg;
-      o.queries = (int)w.checks;
-      o.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      return;
+      failure = fl;
     }
-    throw;
+    if (!failure) throw;
+  }
+  if (failure) {
+    o.res = Res::FAILED;
+    o.cex = "line " + std::to_string(failure->loc.line) + ": " + failure->msg;
+  } else {
+    o.note = std::to_string(w.checks) + " queries";
   }
   o.queries = (int)w.checks;
   o.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

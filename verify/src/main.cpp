@@ -152,8 +152,9 @@ int main(int argc, char **argv) {
       any = true;
       if (stopped) continue;
       cv::KernelResult kr = cv::proveBounds(file, fn, prover, bo);
-      if (!(failFast && failed(kr))) cv::proveSemantics(file, fn, prover, bo, kr);
       stopped = failFast && failed(kr);
+      if (!stopped) cv::proveSemantics(file, fn, prover, bo, kr);
+      stopped = stopped || (failFast && failed(kr));
       results.push_back(std::move(kr));
     }
     if (stopped) break;

@@ -1023,6 +1023,17 @@ unsigned dagSize(const z3::expr &e, std::set<unsigned> &seen) {
 
 }  // namespace
 
+// Whether the conjunction of `claims` proves under `hyp` (true for none): claims that share their
+// hypotheses are asked at once, and one at a time only when this fails (for the message).
+static bool allProve(z3::context &c, const std::vector<z3::expr> &hyp, const std::vector<z3::expr> &claims,
+                     const std::vector<std::pair<std::string, z3::expr>> &shown) {
+  if (claims.empty()) return true;
+  z3::expr_vector all(c);
+  for (const auto &e : claims) all.push_back(e);
+  std::string ignored;
+  return prove(c, hyp, z3::mk_and(all), 20000, shown, ignored) == Res::OK;
+}
+
 void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, Obligation &o) {
   (void)ct;
   const std::string outP = field(fn.contract, "out").empty() ? "out" : field(fn.contract, "out");
@@ -1127,15 +1138,12 @@ void proveChachaBlockRvv(const File &f, const Function &fn, const Contract &ct, 
       for (const auto &ov : ev.opVls)
         vlClaims.push_back({z3::ule(ov.vl, ov.vlmax), ov.name + " (line " + std::to_string(ov.loc.line) +
                             ") may run at a vl above VLMAX of its type (VLEN * LMUL / SEW): its vl comes from a vsetvl of another SEW/LMUL"});
-      if (!vlClaims.empty()) {
-        z3::expr_vector all(c);
-        for (const auto &vc : vlClaims) all.push_back(vc.first);
-        ++queries;
-        std::string ignored;
-        if (prove(c, hyp, z3::mk_and(all), 20000, shown, ignored) != Res::OK)
-          for (const auto &[claim, what] : vlClaims)
-            if (!check(claim, what)) return;
-      }
+      std::vector<z3::expr> vlExprs;
+      for (const auto &vc : vlClaims) vlExprs.push_back(vc.first);
+      ++queries;
+      if (!allProve(c, hyp, vlExprs, shown))
+        for (const auto &[claim, what] : vlClaims)
+          if (!check(claim, what)) return;
       // (2) Every store through out stays in out[0, 64 vl); stores elsewhere go to local arrays.
       //     A strided store of the state keeps lane l inside block l (bytes [64 l, 64 l + 64)).
       for (const StoreRec &s : ev.stores) {
@@ -1743,13 +1751,11 @@ bool proveMacLoopRvv(const File &f, const Function &kernel, const Stmt &loop, co
       changed = false;
       std::vector<z3::expr> hyp = ev.pathCond;
       for (auto &cd : kept) hyp.push_back(candExpr(cd, false));
-      if (kept.empty()) break;
       {
         // All kept candidates at once first: when their conjunction proves, each does.
-        z3::expr_vector all(c);
+        std::vector<z3::expr> all;
         for (auto &cd : kept) all.push_back(candExpr(cd, true));
-        std::string cx;
-        if (prove(c, hyp, z3::mk_and(all), 20000, shown, cx) == Res::OK) break;
+        if (allProve(c, hyp, all, shown)) break;
       }
       for (size_t j = 0; j < kept.size(); ++j) {
         std::string cx;
