@@ -162,8 +162,29 @@ struct Eval {
     return intV(atom(why + "?" + std::to_string(fresh++)), w, maxOf(w));
   }
 
-  // 2-adic valuation of every coefficient of the normalised polynomial (0 if unknown).
+  // 2-adic valuation of every coefficient of the normalised polynomial (0 if unknown), at most
+  // 200. Remembered per term (the shift and mask rules ask it of the same limb again and again).
+  std::map<unsigned, unsigned> val2Memo;
+  static unsigned trailingZeroBits(std::string d) {  // d: a decimal numeral, "-" allowed
+    if (!d.empty() && d[0] == '-') d.erase(0, 1);
+    unsigned k = 0;
+    while (k < 200 && !d.empty() && d != "0") {
+      if ((d.back() - '0') % 2) break;
+      std::string q;  // d / 2 in decimal
+      unsigned rem = 0;
+      for (char ch : d) {
+        unsigned cur = rem * 10 + (unsigned)(ch - '0');
+        if (!q.empty() || cur / 2) q.push_back((char)('0' + cur / 2));
+        rem = cur % 2;
+      }
+      d = q.empty() ? "0" : q;
+      ++k;
+    }
+    return k;
+  }
   unsigned val2(const z3::expr &e0) {
+    auto memo = val2Memo.find(e0.id());
+    if (memo != val2Memo.end()) return memo->second;
     z3::expr e = e0.simplify(som);
     std::vector<z3::expr> terms;
     if (e.is_app() && e.decl().decl_kind() == Z3_OP_ADD)
@@ -177,16 +198,10 @@ struct Eval {
       else if (t.is_app() && t.decl().decl_kind() == Z3_OP_MUL && t.arg(0).is_numeral()) cf = t.arg(0);
       std::string d = cf.get_decimal_string(0);
       if (d == "0") continue;
-      unsigned k = 0;
-      z3::expr x = cf;
-      while (k < 200) {
-        z3::expr r = z3::mod(x, c.int_val(2)).simplify();
-        if (r.get_decimal_string(0) != "0") break;
-        x = (x / c.int_val(2)).simplify();
-        ++k;
-      }
-      best = std::min(best, k);
+      best = std::min(best, trailingZeroBits(d));
     }
+    keepAlive.push_back(e0);  // Z3 ids are unique only while the term lives
+    val2Memo.emplace(e0.id(), best);
     return best;
   }
 
@@ -769,7 +784,8 @@ struct Eval {
   };
   struct StepDef {
     std::string atom;
-    z3::expr def;
+    z3::expr def;                 // (hold + m + pad 2^128) r
+    z3::expr hold, m, pad, r;     // its parts, for the loop's Horner check (hornerMatches)
   };
   std::vector<StepDef> stepDefs;
   int paramByName(const Function &fn, const std::string &n) {
@@ -849,7 +865,7 @@ struct Eval {
     std::string hk = "H#" + std::to_string(fresh++);
     z3::expr Hk = atom(hk);
     z3::expr h1k = atom(hk + ".1"), h2k = atom(hk + ".2");
-    stepDefs.push_back(StepDef{hk, (sc.hold + M + P * pow2big(128)) * R});
+    stepDefs.push_back(StepDef{hk, (sc.hold + M + P * pow2big(128)) * R, sc.hold, M, P, R});
     slots.at(sc.acc[0]) = intV(Hk - pow2big(64) * h1k - pow2big(128) * h2k, 64, maxOf(64));
     slots.at(sc.acc[1]) = intV(h1k, 64, maxOf(64));
     slots.at(sc.acc[2]) = intV(h2k, 64, maxOf(64));
@@ -1015,6 +1031,24 @@ struct Eval {
     lastAcc = name;
   }
   // Replaces the step atoms recorded from index `from` on by their definitions, latest first.
+  // Is h2[0] + 2^64 h2[1] + 2^128 h2[2], with the step definitions from `from` on substituted,
+  // exactly (...((H + Ms[0] + pad 2^128) R + Ms[1] + pad 2^128) R ...) R? True when there is one
+  // step per block, the first is handed H, each later one the atom of the one before, step k
+  // absorbs Ms[k] with this pad and key (each an identity of polynomials), and the limbs at the
+  // end recombine to the last step's atom: the substitution then rebuilds X exactly.
+  bool hornerMatches(const std::vector<z3::expr> &h2, size_t from, const z3::expr &H, const std::vector<z3::expr> &Ms,
+                     const z3::expr &pad, const z3::expr &R) {
+    if (stepDefs.size() < from || stepDefs.size() - from != Ms.size() || Ms.empty()) return false;
+    auto same = [&](const z3::expr &a, const z3::expr &b) { return z3::eq((a - b).simplify(som), c.int_val(0)); };
+    z3::expr prev = H;
+    for (size_t k = 0; k < Ms.size(); ++k) {
+      const StepDef &d = stepDefs[from + k];
+      if (!same(d.hold, prev) || !same(d.m, Ms[k]) || !same(d.pad, pad) || !same(d.r, R)) return false;
+      prev = atom(d.atom);
+    }
+    return same(h2[0] + pow2big(64) * h2[1] + pow2big(128) * h2[2], prev);
+  }
+
   z3::expr expandSteps(z3::expr e, size_t from) {
     for (size_t i = stepDefs.size(); i-- > from;) {
       z3::expr_vector a(c), b(c);
@@ -1329,8 +1363,23 @@ struct Eval {
   // Is `e` exactly sum_{i<8} byte(region, off0 + i) 2^(8i) for bytes the code read? Names it.
   bool isLe64(const z3::expr &e, std::string &what) {
     z3::expr n = e.simplify(som);
+    // Only a place whose byte atom occurs in n can start the 8 bytes (every byte's coefficient is
+    // positive, so none cancels): the places are tried in the same order as over all of memAtomAt.
+    std::set<std::string> names;
+    std::set<unsigned> seen;
+    std::vector<z3::expr> todo{n};
+    while (!todo.empty()) {
+      z3::expr x = todo.back();
+      todo.pop_back();
+      if (!x.is_app() || !seen.insert(x.id()).second) continue;
+      if (x.num_args() == 0) {
+        if (!x.is_numeral()) names.insert(x.decl().name().str());
+        continue;
+      }
+      for (unsigned i = 0; i < x.num_args(); ++i) todo.push_back(x.arg(i));
+    }
     for (const auto &[ak, name] : memAtomAt) {
-      (void)name;
+      if (!names.count(name)) continue;
       size_t bar = ak.rfind('|');
       std::string region = ak.substr(0, bar), offText = ak.substr(bar + 1);
       auto oe = offExprs.find(offText);
@@ -1753,20 +1802,26 @@ struct Eval {
     z3::expr two64 = pow2big(64), two128 = pow2big(128);
     z3::expr H = h[0] + two64 * h[1] + two128 * h[2];
     z3::expr H2 = expandSteps(h2[0] + two64 * h2[1] + two128 * h2[2], defs0);
-    stepDefs.erase(stepDefs.begin() + (long)defs0, stepDefs.end());
     z3::expr R = r0 + two64 * r1;
     z3::expr X = H;
     for (const auto &M : Ms) X = (X + M + padEntry * two128) * R;
-    X = X.simplify(som);
-    z3::expr M = Ms[0];
-    z3::expr D = (H2.simplify(som) - X).simplify(som);
+    // The body's steps are the Horner chain itself when each hands the next exactly its
+    // result and absorbs the next block with this loop's pad and key: then H2 (the steps'
+    // definitions substituted) is X term for term, and the expansion of both (9619 monomials for
+    // a 32-block body) is not needed. Otherwise both are expanded and compared mod p.
+    z3::expr D = c.int_val(0);
+    if (!hornerMatches(h2, defs0, H, Ms, padEntry, R)) {
+      X = X.simplify(som);
+      D = (H2.simplify(som) - X).simplify(som);
+    }
+    stepDefs.erase(stepDefs.begin() + (long)defs0, stepDefs.end());
     if (getenv("CHAPOLY_VERIFY_TRACE")) fprintf(stderr, "X = %s\n", X.to_string().substr(0, 600).c_str());
     slots = saved;
     mem = savedMem;
     std::string bad1 = firstNonzeroModP(D);
     if (getenv("CHAPOLY_VERIFY_TRACE"))
       fprintf(stderr, "block-step H = %s\nR = %s\nM = %s\npad = %s\nD = %s\n", H.to_string().c_str(), R.to_string().c_str(),
-              M.simplify().to_string().c_str(), padEntry.to_string().c_str(), D.to_string().c_str());
+              Ms[0].simplify().to_string().c_str(), padEntry.to_string().c_str(), D.to_string().c_str());
     if (!bad1.empty()) return bad("h' - (h + m + pad*2^128)*r is not 0 mod 2^130-5: " + bad1);
     cl.note = "r = " + k0 + " & 0x0ffffffc0fffffff + 2^64 (" + k1 + " & 0x0ffffffc0ffffffc); pad = " +
               padEntry.simplify().to_string();
