@@ -92,6 +92,22 @@ void print_reference() {
 // The scalar target: the whole kernel is KIR (kir/scalar.cpp), spelled through
 // targets/scalar/target.toml by the generic renderer. Writes chapoly_NAME.{cpp,h} into `dir`.
 // Returns 0, or 2 (with a message) when the spec's representation cannot be made safe.
+// Writes `text` to `path` and reports whether every byte reached the file: a full disk, a file
+// size limit or a write error (seen at the write or at close, when the stream's buffer is
+// flushed) names the file on stderr and returns false, so the caller exits 2 before the rendered
+// directory is published.
+bool write_file(const fs::path &path, const std::string &text) {
+  std::ofstream o(path, std::ios::binary | std::ios::trunc);
+  o.write(text.data(), static_cast<std::streamsize>(text.size()));
+  o.close();
+  if (o.fail()) {
+    std::cerr << fmt::format("{}: error: cannot write {} bytes (disk full, file size limit or I/O error); nothing written\n",
+                             path.string(), text.size());
+    return false;
+  }
+  return true;
+}
+
 int render_scalar(const Spec &spec, const std::string &shown, const std::string &out_shown,
                   const std::string &targets, const fs::path &dir, const std::string &emit_ir) {
   Spec s = spec;
@@ -166,15 +182,11 @@ int render_scalar(const Spec &spec, const std::string &shown, const std::string 
     std::istringstream in(spec.rationale);
     for (std::string l; std::getline(in, l);) n.push_back("  " + l);
   }
-  std::ofstream(dir / ("chapoly_" + spec.name + ".cpp")) << kir::render_source(m, t, meta);
-  std::ofstream(dir / ("chapoly_" + spec.name + ".h")) << kir::render_header(m, t, meta);
+  if (!write_file(dir / ("chapoly_" + spec.name + ".cpp"), kir::render_source(m, t, meta)) ||
+      !write_file(dir / ("chapoly_" + spec.name + ".h"), kir::render_header(m, t, meta)))
+    return 2;
   if (!emit_ir.empty()) {
-    std::ofstream o(emit_ir);
-    o << kir::to_json(m).dump(1) << "\n";
-    if (!o) {
-      std::cerr << fmt::format("{}: error: cannot write the IR\n", emit_ir);
-      return 2;
-    }
+    if (!write_file(emit_ir, kir::to_json(m).dump(1) + "\n")) return 2;
   }
   return 0;
 }
@@ -213,17 +225,13 @@ int render_avx512(const Spec &spec, const std::string &shown, const std::string 
                                     fmt::join(spec.features, ", ")),
                         "The caller (libchapoly) checks lengths and pointers; see emitted/README.md for the contract."};
   meta.notes = kir::avx512_notes(s, d);
-  std::ofstream(dir / ("chapoly_" + spec.name + ".cpp")) << kir::render_source(m, t, meta);
-  std::ofstream(dir / ("chapoly_" + spec.name + ".h")) << kir::render_header(m, t, meta);
+  if (!write_file(dir / ("chapoly_" + spec.name + ".cpp"), kir::render_source(m, t, meta)) ||
+      !write_file(dir / ("chapoly_" + spec.name + ".h"), kir::render_header(m, t, meta)))
+    return 2;
   if (!emit_ir.empty()) {
-    std::ofstream o(emit_ir);
     nlohmann::json j = kir::to_json(m);
     j["lane_ops"] = ir["blocks"];
-    o << j.dump(1) << "\n";
-    if (!o) {
-      std::cerr << fmt::format("{}: error: cannot write the IR\n", emit_ir);
-      return 2;
-    }
+    if (!write_file(emit_ir, j.dump(1) + "\n")) return 2;
   }
   return 0;
 }

@@ -4,7 +4,8 @@
 # program and no shell): the run succeeds, writes what a plain run writes and runs nothing
 # (no PWNED file appears). A path with a control character (it would be recorded raw into the
 # emitted // comments) and a spec that is not a regular file of at most 1 MiB are refused with
-# exit status 2, a clear message, nothing written, and no hang (every run is under `timeout`).
+# exit status 2, a clear message, nothing written, and no hang (every run is under `timeout`);
+# so is a write the file system cuts short (a file size limit standing in for a full disk).
 set -u
 gen=$1; spec=$(realpath "$2"); targets=$(realpath "$3"); case=$4
 S=$(mktemp -d); R=$(mktemp -d)
@@ -84,6 +85,11 @@ case $case in
     run -- --spec deep.toml --out-dir out; want_refused "more than 16 '.' outside strings" "deep.toml:2:34" ;;
   spec_missing)
     run -- --spec missing.toml --out-dir out; want_refused "cannot open spec file" "missing.toml:1:1" ;;
+  file_size_limit)  # a file size limit (as a full TMPDIR) cuts the rendered kernel: it exited 0
+    # and published the truncated file; now the write is checked, exit 2, nothing written
+    before=$(ls -A "$S")
+    out=$(cd "$S" && trap '' XFSZ && ulimit -f 20 && timeout 60 "$gen" --spec spec.toml --out-dir out 2>&1); rc=$?
+    want_refused "cannot write" ;;
   *) fail "unknown case" ;;
 esac
 echo "ok   $case"
