@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <optional>
 #include <memory>
 #include <set>
 #include <tuple>
@@ -213,7 +214,63 @@ struct Eval {
     std::string n = "q" + std::to_string(quotName.size()) + "_" + std::to_string(k);
     quotName[key] = n;
     keepAlive.push_back(x);  // Z3 ids are unique only while the term lives
+    quotDefs.push_back(QuotDef{x, k, atom(n)});
     return atom(n);
+  }
+  struct QuotDef {
+    z3::expr x;
+    unsigned k;
+    z3::expr q;  // q = floor(x / 2^k)
+  };
+  std::vector<QuotDef> quotDefs;
+  // A model of `bad` over the integers (every atom a 64-bit value, every quotient atom its
+  // floor(x / 2^k)), as "name = value" for each of `show`; "" when Z3 finds none within 2 s.
+  std::string witness(const z3::expr &bad, const std::vector<std::pair<std::string, z3::expr>> &show,
+                      const std::vector<z3::expr> &prefer = {}) {
+    z3::solver sv(c);
+    z3::params p(c);
+    p.set("timeout", 2000u);
+    sv.set(p);
+    sv.add(bad);
+    std::set<unsigned> seen;
+    std::vector<z3::expr> todo{bad};
+    for (const auto &[n, e] : show) todo.push_back(e);
+    auto atomsOf = [&](std::vector<z3::expr> &work) {
+      while (!work.empty()) {
+        z3::expr e = work.back();
+        work.pop_back();
+        if (!e.is_app() || !seen.insert(e.id()).second) continue;
+        if (e.num_args() == 0) {
+          if (!e.is_numeral() && e.is_int()) sv.add(e >= 0 && e <= num(maxOf(64)));
+          continue;
+        }
+        for (unsigned i = 0; i < e.num_args(); ++i) work.push_back(e.arg(i));
+      }
+    };
+    atomsOf(todo);
+    std::set<unsigned> defined;
+    for (bool more = true; more;) {  // the quotients' definitions, for every quotient atom in play
+      more = false;
+      for (const auto &d : quotDefs) {
+        if (!seen.count(d.q.id()) || !defined.insert(d.q.id()).second) continue;
+        z3::expr r = d.x - pow2big(d.k) * d.q;
+        sv.add(r >= 0 && r < pow2big(d.k));
+        std::vector<z3::expr> w{d.x};
+        atomsOf(w);
+        more = true;
+      }
+    }
+    // The preferred facts (a case the kernel can reach) as long as they leave a model.
+    sv.push();
+    for (const auto &f : prefer) sv.add(f);
+    if (sv.check() != z3::sat) {
+      sv.pop();
+      if (sv.check() != z3::sat) return "";
+    }
+    z3::model m = sv.get_model();
+    std::string out;
+    for (const auto &[n, e] : show) out += (out.empty() ? "" : ", ") + n + " = " + m.eval(e, true).get_decimal_string(0);
+    return out;
   }
   // x >> k exactly: x / 2^k when every coefficient is a multiple of 2^k, else the quotient atom.
   z3::expr shr(const V &a, unsigned k) {
@@ -729,6 +786,7 @@ struct Eval {
       checkLengthsBlock(e.loc);
     }
     if (ct.present && ct.role == "poly1305.state_store") checkAccJoin(fn, ct, fr, ctx, e.loc, "the state store");
+    if (ct.present && ct.role == "bytes.load_partial") checkPartialJoin(fn, ct, ctx, e.loc);
     frames.push_back(fr);
     chain.push_back(F.path + ":" + std::to_string(e.loc.line));
     exec(*fn.body);
@@ -739,16 +797,6 @@ struct Eval {
       checkStateHandover(fn, ct, ctx, e.loc, ct.role == "poly1305.state_load");
     if (ct.present && ct.role == "poly1305.state_load") tagAcc(frames.back(), fn, ct, "S#" + std::to_string(fresh++));
     if (ct.present && ct.role == "bytes.load_partial") {
-      {  // the join: the partial block comes from a buffer the kernel MACs
-        std::set<std::string> ok = macRegions();
-        int sp = paramByName(fn, ct.src);
-        auto sit = sp < 0 ? slots.end() : slots.find({ctx, sp});
-        std::string why;
-        if (!ok.empty() && (sit == slots.end() || sit->second.k != V::Ptr || !ok.count(sit->second.region)))
-          why = "the partial block is loaded from " + (sit == slots.end() ? std::string("?") : sit->second.region) +
-                ", a buffer this " + kernelRole + " kernel does not MAC";
-        addJoinClaim(e.loc, "the partial block loaded at " + where(e.loc) + " comes from a buffer the kernel MACs", why);
-      }
       int mk = -2;
       int mp = paramByName(fn, ct.marker);
       auto mit = mp < 0 ? slots.end() : slots.find({ctx, mp});
@@ -788,6 +836,7 @@ struct Eval {
     z3::expr hold, m, pad, r;     // its parts, for the loop's Horner check (hornerMatches)
   };
   std::vector<StepDef> stepDefs;
+  std::map<int, unsigned> loopStride;  // the block loop being proved: variable -> 2-adic valuation of its step
   int paramByName(const Function &fn, const std::string &n) {
     for (int p : fn.params)
       if (F.vars[(size_t)p].name == n) return p;
@@ -998,6 +1047,77 @@ struct Eval {
     if (why.empty()) why = accIsCurrent(acc);
     addJoinClaim(at, what + " at " + where(at) + " is handed the accumulator the last proved piece left, limbs in order", why);
   }
+  // The length of the message part whose bytes a kernel MACs from `region`, by its role and the C
+  // ABI (runtime/src/internal/chapoly_internal.h): seal/open ct: len, the AAD: aad_len; a one-shot
+  // Poly1305 msg: len; the streaming entries absorb whole blocks only: 64 floor(len / 64) bytes of
+  // text, 16 floor(len / 16) of a Poly1305 message. Unset where the role names no length for it.
+  std::optional<z3::expr> macLength(const std::string &region) {
+    const Function &k = *frames.front().fn;
+    auto name = [&](size_t i) { return i < k.params.size() ? F.vars[(size_t)k.params[i]].name : std::string("?"); };
+    auto whole = [&](size_t i, unsigned lg) { return (pow2(lg) * quot(atom(name(i)), lg)).simplify(som); };
+    if (kernelRole == "aead.seal" || kernelRole == "aead.open") {
+      if (region == name(kernelRole == "aead.seal" ? 0 : 2)) return atom(name(3));
+      if (region == name(4)) return atom(name(5));
+    } else if (kernelRole == "aead.seal_update" || kernelRole == "aead.open_update") {
+      if (region == name(kernelRole == "aead.seal_update" ? 0 : 1)) return whole(2, 6);
+    } else if (kernelRole == "poly1305.oneshot") {
+      if (region == name(1)) return atom(name(2));
+    } else if (kernelRole == "poly1305.update") {
+      if (region == name(1)) return whole(2, 4);
+    }
+    return std::nullopt;
+  }
+  // The join of a partial block (on the arguments as handed over): its loader reads from a buffer
+  // the kernel MACs, at a 16-byte block boundary o of it, and the n bytes it loads end where that
+  // buffer's MACed bytes end (o + n = L). With n <= max_len <= 15 (kernel-bytes proves it at the
+  // call) that is exactly the last L mod 16 bytes, the partial block of RFC 8439 2.5.1 / 2.8.
+  void checkPartialJoin(const Function &fn, const Contract &ct, int ctx, SrcLoc at) {
+    std::set<std::string> ok = macRegions();
+    int sp = paramByName(fn, ct.src), lp = paramByName(fn, ct.len);
+    auto sit = sp < 0 ? slots.end() : slots.find({ctx, sp});
+    auto lit = lp < 0 ? slots.end() : slots.find({ctx, lp});
+    std::string why;
+    if (ok.empty()) {
+      // (no exported kernel role: nothing to tie the block to)
+    } else if (sit == slots.end() || sit->second.k != V::Ptr || lit == slots.end() || lit->second.k != V::Int) {
+      why = "the contract's \"src\" and \"len\" do not name a pointer and a length of " + fn.name;
+    } else {
+      const V &src = sit->second;
+      if (!ok.count(src.region)) {
+        why = "the partial block is loaded from " + src.region + ", a buffer this " + kernelRole + " kernel does not MAC";
+      } else if (auto L = macLength(src.region)) {
+        z3::expr o = src.v->simplify(som), n = lit->second.v->simplify(som);
+        z3::expr gap = (*L - o - n).simplify(som);
+        const bool aligned = val2(o) >= 4, ends = gap.is_numeral() && gap.get_decimal_string(0) == "0";
+        if (!aligned || !ends) {
+          // A concrete case: the kernel's lengths, and where the block starts and how long it is.
+          const Function &k = *frames.front().fn;
+          std::vector<std::pair<std::string, z3::expr>> show;
+          for (int pv : k.params) {
+            const std::string &pn = F.vars[(size_t)pv].name;
+            std::string terms = " " + n.to_string() + " " + o.to_string() + " " + L->to_string() + " ";
+            for (char &ch : terms)
+              if (ch == '(' || ch == ')') ch = ' ';
+            if (F.vars[(size_t)pv].ty.kind == Type::Int && atoms.count(pn) && terms.find(" " + pn + " ") != std::string::npos)
+              show.push_back({pn, atom(pn)});
+          }
+          show.push_back({"offset", o});
+          show.push_back({"bytes", n});
+          std::string ex = witness(aligned ? gap != 0 : z3::mod(o, 16) != 0, show, {o + n <= *L, n >= 1, n <= 15});
+          why = aligned ? "the partial block's bytes do not end where the " + L->to_string() + " bytes the kernel MACs from " +
+                              src.region + " end (they end " + gap.to_string() + " bytes before)"
+                        : "the partial block does not start at a multiple of 16 of " + src.region +
+                              " (RFC 8439 2.5.1: the message is cut into 16-byte blocks from its start)";
+          why += ex.empty() ? ": it is " + n.to_string() + " bytes at " + src.region + " + " + o.to_string()
+                            : "; e.g. " + ex;
+        }
+      } else {
+        why = "this " + kernelRole + " kernel MACs no length of " + src.region + " its ABI names";
+      }
+    }
+    addJoinClaim(at, "the partial block loaded at " + where(at) + " is the last L mod 16 bytes of a buffer the kernel MACs, "
+                 "L the bytes it MACs from it", why);
+  }
   // An AEAD's final reduction follows the lengths block: the last step absorbed
   // le64(aad_len) + 2^64 le64(len) with the pad bit (the kernel ABI: len is parameter 3, aad_len 5).
   void checkLengthsBlock(SrcLoc at) {
@@ -1157,7 +1277,11 @@ struct Eval {
     return true;
   }
   V joinV(const V &a, const V &b) {
-    if (a.k == V::Int && b.k == V::Int) return intV(atom("join?" + std::to_string(fresh++)), a.bits, std::max(a.hi, b.hi));
+    if (a.k == V::Int && b.k == V::Int) {  // a multiple of 2^k on both paths stays one
+      unsigned k = std::min({val2(*a.v), val2(*b.v), 63u});
+      z3::expr j = atom("join?" + std::to_string(fresh++));
+      return intV(k ? pow2(k) * j : j, a.bits, std::max(a.hi, b.hi));
+    }
     if (a.k == V::Arr) {
       Type t;
       t.kind = Type::Array;
@@ -1301,8 +1425,20 @@ struct Eval {
     auto inv = invariantsOf(s);
     if (ct.present && ct.role == "poly1305.blocks") {
       loopAccName.clear();
+      loopStride.clear();
+      const auto entry = slots;
       blockStep(s, ct, vars, inv);
       havocLoop(s, vars, inv);
+      // A variable every iteration moves by a multiple of 2^k, entered as a multiple of 2^k, leaves
+      // as one (induction over the iterations; the arithmetic is exact, as everywhere here).
+      for (const auto &[v, k2] : loopStride) {
+        auto kk = key(v);
+        auto e0 = entry.find(kk);
+        auto x = slots.find(kk);
+        if (e0 == entry.end() || x == slots.end() || e0->second.k != V::Int || x->second.k != V::Int) continue;
+        unsigned a = std::min({k2, val2(*e0->second.v), 63u});
+        if (a > 0) x->second.v = std::make_shared<z3::expr>(pow2(a) * *x->second.v);
+      }
       // After the loop the accumulator is its head value at the exit: the loop's name.
       if (!loopAccName.empty()) {
         for (size_t i = 0; i < 3 && i < ct.acc.size(); ++i) {
@@ -1705,6 +1841,14 @@ struct Eval {
       return bad("cannot evaluate the loop body: " + e2 + " (line " + std::to_string(errLoc.line) + ")");
     }
     reads = nullptr;
+    // The strides: a variable the body moves by a multiple of 2^k keeps its entry value mod 2^k
+    // (loop() gives its exit value that form: a partial block's offset is proved a block boundary).
+    for (auto &[v, hv] : headVal) {
+      auto k = key(v);
+      if (!slots.count(k) || !(hv.is_app() && hv.num_args() == 0 && !hv.is_numeral())) continue;
+      const V &x = slots.at(k);
+      if (x.k == V::Int) loopStride[v] = val2(*x.v - hv);
+    }
     // (From one iteration to the next the loop's block-step claim below is the join: it proves the
     // accumulator at the end of the body is the head's with the iteration's blocks absorbed.)
     {
