@@ -52,9 +52,9 @@ case $case in
     expect 2 "/dev/zero: error: is not a regular file" /dev/zero ;;
   binary)
     { printf '\177ELF\2\1\1\0'; head -c 4096 /dev/zero | tr '\0' '\377'; } >"$W/binary.cpp"
-    expect 2 "binary.cpp:0:0: error: clang could not parse the file" "$W/binary.cpp" ;;
+    expect 2 "binary.cpp:1:1: error: clang could not parse the file" "$W/binary.cpp" ;;
   unparsable)
-    expect 2 "unparsable.cpp:0:0: error: clang could not parse the file" "$bad/unparsable.cpp" ;;
+    expect 2 "unparsable.cpp:3:80: error: clang could not parse the file with the given flags (first error: " "$bad/unparsable.cpp" ;;
   non_kernel)
     expect 2 "non_kernel.cpp:4:13: error: type 'std::string' is outside the emitted dialect" \
       "$bad/non_kernel.cpp" ;;

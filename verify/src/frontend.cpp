@@ -16,6 +16,7 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Driver/Options.h>
 #include <clang/Frontend/ASTUnit.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Lex/Lexer.h>
 #include <clang/Tooling/CompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
@@ -766,6 +767,31 @@ static void rejectRecursion(const File &f, std::vector<FrontendError> &errs) {
   }
 }
 
+namespace {
+// Prints clang's diagnostics as the compiler would, and remembers where the first error is.
+struct FirstError : clang::DiagnosticConsumer {
+  clang::TextDiagnosticPrinter print{llvm::errs(), new clang::DiagnosticOptions()};  // (ref-counted: the printer owns it)
+  std::string file, msg;
+  SrcLoc loc;
+  void BeginSourceFile(const clang::LangOptions &lo, const clang::Preprocessor *pp) override {
+    print.BeginSourceFile(lo, pp);
+  }
+  void EndSourceFile() override { print.EndSourceFile(); }
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic &d) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(level, d);
+    print.HandleDiagnostic(level, d);
+    if (level < clang::DiagnosticsEngine::Error || !msg.empty()) return;
+    llvm::SmallString<128> text;
+    d.FormatDiagnostic(text);
+    msg = text.str().str();
+    if (d.hasSourceManager() && d.getLocation().isValid()) {
+      clang::PresumedLoc pl = d.getSourceManager().getPresumedLoc(d.getLocation());
+      if (pl.isValid()) file = pl.getFilename(), loc = SrcLoc{pl.getLine(), pl.getColumn()};
+    }
+  }
+};
+}  // namespace
+
 bool parseKernelFile(const std::string &path, const std::vector<std::string> &flags, File &out,
                      std::vector<FrontendError> &errs) {
   out.path = path;
@@ -787,10 +813,15 @@ bool parseKernelFile(const std::string &path, const std::vector<std::string> &fl
   args.push_back("-Wno-unused");
   clang::tooling::FixedCompilationDatabase db(".", args);
   clang::tooling::ClangTool tool(db, {path});
+  FirstError diag;
+  tool.setDiagnosticConsumer(&diag);
   std::vector<std::unique_ptr<clang::ASTUnit>> asts;
   int rc = tool.buildASTs(asts);
   if (rc != 0 || asts.size() != 1 || asts[0]->getDiagnostics().hasErrorOccurred()) {
-    errs.push_back({path, {}, "clang could not parse the file with the given flags"});
+    // Clang's own diagnostics are printed above; the summary names the first error's place.
+    std::string msg = "clang could not parse the file with the given flags";
+    if (!diag.msg.empty()) msg += " (first error: " + diag.msg + ")";
+    errs.push_back({diag.file.empty() ? path : diag.file, diag.loc, msg});
     return false;
   }
   clang::ASTContext &ctx = asts[0]->getASTContext();
