@@ -54,6 +54,8 @@ struct V {
   std::string accTag;
   int accLimb = -1;
   int marker = -1;
+  // A comparison's result: the condition it is 1 for (the branch walk keeps it as a path fact).
+  std::shared_ptr<z3::expr> cond;
 };
 
 struct Eval {
@@ -223,17 +225,22 @@ struct Eval {
     z3::expr q;  // q = floor(x / 2^k)
   };
   std::vector<QuotDef> quotDefs;
-  // A model of `bad` over the integers (every atom a 64-bit value, every quotient atom its
-  // floor(x / 2^k)), as "name = value" for each of `show`; "" when Z3 finds none within 2 s.
-  std::string witness(const z3::expr &bad, const std::vector<std::pair<std::string, z3::expr>> &show,
-                      const std::vector<z3::expr> &prefer = {}) {
+  std::vector<z3::expr> pathCond;  // the conditions of the undecided branches being walked
+  // Whether `bad` can hold on the path being walked (its branch conditions), over the integers:
+  // every atom a value >= 0, every quotient atom its floor(x / 2^k). 1: it can, `model` is a case
+  // ("name = value" for each of `show`, preferring 64-bit values and the facts `prefer`);
+  // 0: it cannot (Z3 proved it); -1: no answer within 2 s.
+  int solve(const z3::expr &bad, const std::vector<std::pair<std::string, z3::expr>> &show,
+            const std::vector<z3::expr> &prefer, std::string &model) {
     z3::solver sv(c);
     z3::params p(c);
     p.set("timeout", 2000u);
     sv.set(p);
     sv.add(bad);
+    for (const auto &pc : pathCond) sv.add(pc);
     std::set<unsigned> seen;
-    std::vector<z3::expr> todo{bad};
+    std::vector<z3::expr> todo{bad}, wide;
+    todo.insert(todo.end(), pathCond.begin(), pathCond.end());
     for (const auto &[n, e] : show) todo.push_back(e);
     auto atomsOf = [&](std::vector<z3::expr> &work) {
       while (!work.empty()) {
@@ -241,7 +248,7 @@ struct Eval {
         work.pop_back();
         if (!e.is_app() || !seen.insert(e.id()).second) continue;
         if (e.num_args() == 0) {
-          if (!e.is_numeral() && e.is_int()) sv.add(e >= 0 && e <= num(maxOf(64)));
+          if (!e.is_numeral() && e.is_int()) sv.add(e >= 0), wide.push_back(e <= num(maxOf(64)));
           continue;
         }
         for (unsigned i = 0; i < e.num_args(); ++i) work.push_back(e.arg(i));
@@ -260,17 +267,20 @@ struct Eval {
         more = true;
       }
     }
+    z3::check_result r = sv.check();
+    if (r != z3::sat) return r == z3::unsat ? 0 : -1;
     // The preferred facts (a case the kernel can reach) as long as they leave a model.
     sv.push();
     for (const auto &f : prefer) sv.add(f);
+    for (const auto &f : wide) sv.add(f);
     if (sv.check() != z3::sat) {
       sv.pop();
-      if (sv.check() != z3::sat) return "";
+      if (sv.check() != z3::sat) return 1;
     }
     z3::model m = sv.get_model();
-    std::string out;
-    for (const auto &[n, e] : show) out += (out.empty() ? "" : ", ") + n + " = " + m.eval(e, true).get_decimal_string(0);
-    return out;
+    model.clear();
+    for (const auto &[n, e] : show) model += (model.empty() ? "" : ", ") + n + " = " + m.eval(e, true).get_decimal_string(0);
+    return 1;
   }
   // x >> k exactly: x / 2^k when every coefficient is a multiple of 2^k, else the quotient atom.
   z3::expr shr(const V &a, unsigned k) {
@@ -617,12 +627,15 @@ struct Eval {
     if (a.k != V::Int || b.k != V::Int) return opaque(e.ty, "cmp");
     if (op == "==" || op == "!=" || op == "<" || op == "<=" || op == ">" || op == ">=") {
       z3::expr x = a.v->simplify(), y = b.v->simplify();
+      z3::expr r = op == "==" ? x == y : op == "!=" ? x != y : op == "<" ? x < y : op == "<=" ? x <= y
+                   : op == ">" ? x > y : x >= y;
       if (x.is_numeral() && y.is_numeral()) {
-        z3::expr r = (op == "==" ? x == y : op == "!=" ? x != y : op == "<" ? x < y : op == "<=" ? x <= y
-                      : op == ">" ? x > y : x >= y).simplify();
-        return intV(c.int_val(r.is_true() ? 1 : 0), 1, r.is_true() ? 1 : 0);
+        const bool t = r.simplify().is_true();
+        return intV(c.int_val(t ? 1 : 0), 1, t ? 1 : 0);
       }
-      return opaque(e.ty, "cmp");
+      V out = opaque(e.ty, "cmp");
+      out.cond = std::make_shared<z3::expr>(r);
+      return out;
     }
     return arith(op, a, b, e.ty, e.loc);
   }
@@ -1089,10 +1102,10 @@ struct Eval {
         z3::expr o = src.v->simplify(som), n = lit->second.v->simplify(som);
         z3::expr gap = (*L - o - n).simplify(som);
         const bool aligned = val2(o) >= 4, ends = gap.is_numeral() && gap.get_decimal_string(0) == "0";
-        if (!aligned || !ends) {
-          // A concrete case: the kernel's lengths, and where the block starts and how long it is.
+        // A concrete case: the kernel's lengths, and where the block starts and how long it is.
+        std::vector<std::pair<std::string, z3::expr>> show;
+        {
           const Function &k = *frames.front().fn;
-          std::vector<std::pair<std::string, z3::expr>> show;
           for (int pv : k.params) {
             const std::string &pn = F.vars[(size_t)pv].name;
             std::string terms = " " + n.to_string() + " " + o.to_string() + " " + L->to_string() + " ";
@@ -1103,13 +1116,22 @@ struct Eval {
           }
           show.push_back({"offset", o});
           show.push_back({"bytes", n});
-          std::string ex = witness(aligned ? gap != 0 : z3::mod(o, 16) != 0, show, {o + n <= *L, n >= 1, n <= 15});
+        }
+        std::string ex;
+        if (!aligned || !ends) {
+          if (solve(aligned ? gap != 0 : z3::mod(o, 16) != 0, show, {o + n <= *L, n >= 1, n <= 15}, ex) != 1) ex.clear();
           why = aligned ? "the partial block's bytes do not end where the " + L->to_string() + " bytes the kernel MACs from " +
                               src.region + " end (they end " + gap.to_string() + " bytes before)"
                         : "the partial block does not start at a multiple of 16 of " + src.region +
                               " (RFC 8439 2.5.1: the message is cut into 16-byte blocks from its start)";
           why += ex.empty() ? ": it is " + n.to_string() + " bytes at " + src.region + " + " + o.to_string()
                             : "; e.g. " + ex;
+        } else if (int r = solve(n < 1, show, {}, ex); r != 0) {
+          // The loader is reached only with bytes left (a 0-byte "partial block" would absorb an
+          // extra block 2^128 or the marker alone): its branch conditions must exclude n = 0.
+          why = "the partial block may be 0 bytes: the conditions on the path to it do not exclude a length that "
+                "ends on a 16-byte boundary (RFC 8439 2.8 pads only a partial block)" +
+                (r == 1 ? "; e.g. " + ex : std::string(" (Z3 gave no answer within 2 s)"));
         }
       } else {
         why = "this " + kernelRole + " kernel MACs no length of " + src.region + " its ABI names";
@@ -1208,17 +1230,28 @@ struct Eval {
         }
         return;
       case Stmt::If: {
-        int d = decide(eval(*s.e));
+        const V cv = eval(*s.e);
+        int d = decide(cv);
         if (d == 1) return exec(*s.then);
         if (d == 0) {
           if (s.els) exec(*s.els);
           return;
         }
-        // Undecided: both branches, then every variable either changed becomes unknown.
+        // Undecided: both branches (each under its condition, where it is a comparison), then
+        // every variable either changed becomes unknown.
         auto before = slots;
         auto memBefore = mem;
         const std::string accBefore = lastAcc;
+        const size_t depth = pathCond.size();
+        struct Restore {  // (a failure inside a branch unwinds past it)
+          std::vector<z3::expr> &v;
+          size_t n;
+          ~Restore() { v.erase(v.begin() + (std::ptrdiff_t)std::min(n, v.size()), v.end()); }
+        } restore{pathCond, depth};
+        if (cv.cond) pathCond.push_back(*cv.cond);
         exec(*s.then);
+        pathCond.erase(pathCond.begin() + (std::ptrdiff_t)depth, pathCond.end());
+        if (cv.cond) pathCond.push_back(!*cv.cond);
         auto afterThen = slots;
         const std::string accThen = lastAcc;
         bool retThen = frames.back().returned;
@@ -1227,6 +1260,7 @@ struct Eval {
         mem = memBefore;
         lastAcc = accBefore;
         if (s.els) exec(*s.els);
+        pathCond.erase(pathCond.begin() + (std::ptrdiff_t)depth, pathCond.end());
         const std::string accEls = lastAcc;
         bool retEls = frames.back().returned;
         if (retThen || retEls) fail(s.loc, "return inside a data-dependent branch");
