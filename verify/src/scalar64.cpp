@@ -56,6 +56,14 @@ struct V {
   int marker = -1;
   // A comparison's result: the condition it is 1 for (the branch walk keeps it as a path fact).
   std::shared_ptr<z3::expr> cond;
+  // When the value is the C value: null, always; else the condition (no 64-bit sum, product or
+  // shift above 2^64 - 1, no difference below 0, in what it was computed from). The limb
+  // arithmetic's no-wrap is proved by the bounds pass; size_t glue's is not, so a comparison is
+  // a path fact only under it. condExact: the same for a comparison's operands.
+  std::shared_ptr<z3::expr> exactIf, condExact;
+  // The words of a partial block: the buffer and offset its loader read from (marker != -1).
+  std::string partRegion;
+  std::shared_ptr<z3::expr> partOff;
 };
 
 struct Eval {
@@ -162,7 +170,9 @@ struct Eval {
       return a;
     }
     unsigned w = t.kind == Type::Bool ? 1 : t.bits ? t.bits : 64;
-    return intV(atom(why + "?" + std::to_string(fresh++)), w, maxOf(w));
+    z3::expr a = atom(why + "?" + std::to_string(fresh++));
+    addFact(a, a <= num(maxOf(w)));
+    return intV(a, w, maxOf(w));
   }
 
   // 2-adic valuation of every coefficient of the normalised polynomial (0 if unknown), at most
@@ -226,6 +236,24 @@ struct Eval {
   };
   std::vector<QuotDef> quotDefs;
   std::vector<z3::expr> pathCond;  // the conditions of the undecided branches being walked
+  // Facts about fresh atoms (a branch join's value under each branch condition, a loop's exit
+  // values): (atom, fact), true wherever the atom occurs; solve() takes those of its atoms.
+  std::vector<std::pair<z3::expr, z3::expr>> facts;
+  void addFact(const z3::expr &atomE, const z3::expr &f) { facts.emplace_back(atomE, f); }
+  // The uninterpreted constant a fresh value is built on (2^k * atom, or the atom itself).
+  z3::expr freshAtomOf(const z3::expr &e) {
+    if (e.is_app() && e.num_args() == 0) return e;
+    for (unsigned i = 0; i < e.num_args(); ++i)
+      if (!e.arg(i).is_numeral()) return freshAtomOf(e.arg(i));
+    return e;
+  }
+  // ---- the MAC cursor: where in the message the next absorbed block must start ----
+  // The message is the kernel role's: pad16(AAD) || pad16(ciphertext) || lengths (RFC 8439 2.8),
+  // a Poly1305 message (2.5), or the streaming entries' whole blocks; a buffer's byte o is at
+  // position base(buffer) + o. Every absorbing piece (a block loop, a partial block, the lengths
+  // block) must start at the cursor and moves it on; unset: no role, or lost (a failure follows).
+  std::optional<z3::expr> cursor;
+  int loopDepth = 0;  // > 0 while a block loop's body is evaluated (the loop is the piece)
   // Whether `bad` can hold on the path being walked (its branch conditions), over the integers:
   // every atom a value >= 0, every quotient atom its floor(x / 2^k). 1: it can, `model` is a case
   // ("name = value" for each of `show`, preferring 64-bit values and the facts `prefer`);
@@ -256,13 +284,22 @@ struct Eval {
     };
     atomsOf(todo);
     std::set<unsigned> defined;
-    for (bool more = true; more;) {  // the quotients' definitions, for every quotient atom in play
+    std::vector<bool> factIn(facts.size(), false);
+    for (bool more = true; more;) {  // the definitions and facts of every atom in play
       more = false;
       for (const auto &d : quotDefs) {
         if (!seen.count(d.q.id()) || !defined.insert(d.q.id()).second) continue;
         z3::expr r = d.x - pow2big(d.k) * d.q;
         sv.add(r >= 0 && r < pow2big(d.k));
         std::vector<z3::expr> w{d.x};
+        atomsOf(w);
+        more = true;
+      }
+      for (size_t i = 0; i < facts.size(); ++i) {
+        if (factIn[i] || !seen.count(facts[i].first.id())) continue;
+        factIn[i] = true;
+        sv.add(facts[i].second);
+        std::vector<z3::expr> w{facts[i].second};
         atomsOf(w);
         more = true;
       }
@@ -302,7 +339,9 @@ struct Eval {
       r.bits = bits;
       return r;
     }
-    return intV(low(a, bits), bits, maxOf(bits));
+    V r = intV(low(a, bits), bits, maxOf(bits));
+    r.exactIf = a.exactIf;
+    return r;
   }
 
   std::pair<int, int> key(int var) {
@@ -323,6 +362,7 @@ struct Eval {
       init.region = v.name;
     } else if (v.ty.kind == Type::Int && v.isParam) {
       init = intV(atom(v.name), v.ty.bits, maxOf(v.ty.bits));
+      addFact(atom(v.name), atom(v.name) <= num(maxOf(v.ty.bits)));
     }
     if (v.isGlobal && v.init) init = initValue(v.ty, *v.init);
     return slots.emplace(k, init).first->second;
@@ -362,7 +402,11 @@ struct Eval {
       }
       if (t.isSigned && w < 128) {
         // Signed values appear only as small counters in the dialect: exact when they fit.
-        if (bitLen(v.hi) < w) return intV(*v.v, w, v.hi);
+        if (bitLen(v.hi) < w) {
+          V r = intV(*v.v, w, v.hi);
+          r.exactIf = v.exactIf;
+          return r;
+        }
         return opaque(t, "signed");
       }
       return wrapTo(v, w);
@@ -508,6 +552,7 @@ struct Eval {
   // ---- expressions ----
   int decide(const V &v) {
     if (v.k != V::Int) return -1;
+    if (v.exactIf && !v.exactIf->simplify().is_true()) return -1;  // the C value may differ
     if (v.hi == 0) return 0;
     z3::expr s = v.v->simplify();
     if (!s.is_numeral()) return -1;
@@ -547,8 +592,12 @@ struct Eval {
         V a = eval(*e.args[0]);
         if (a.k != V::Int) fail(e.loc, "unary operator on a non-integer");
         unsigned w = e.ty.bits;
-        if (e.name == "~") return intV(num(maxOf(w)) - *a.v, w, maxOf(w));  // exact for unsigned
-        if (e.name == "-") return wrapTo(intV(num(maxOf(w)) + 1 - *a.v, w + 1, (u128)maxOf(w) + (a.hi == 0)), w);
+        if (e.name == "~" || e.name == "-") {
+          V r = e.name == "~" ? intV(num(maxOf(w)) - *a.v, w, maxOf(w))  // exact for unsigned
+                              : wrapTo(intV(num(maxOf(w)) + 1 - *a.v, w + 1, (u128)maxOf(w) + (a.hi == 0)), w);
+          r.exactIf = a.exactIf;
+          return r;
+        }
         int d = decide(a);
         if (d >= 0) return intV(c.int_val(d ? 0 : 1), 1, d ? 0 : 1);
         return opaque(e.ty, "not");
@@ -629,18 +678,55 @@ struct Eval {
       z3::expr x = a.v->simplify(), y = b.v->simplify();
       z3::expr r = op == "==" ? x == y : op == "!=" ? x != y : op == "<" ? x < y : op == "<=" ? x <= y
                    : op == ">" ? x > y : x >= y;
-      if (x.is_numeral() && y.is_numeral()) {
+      std::shared_ptr<z3::expr> ex = bothExact(a, b);
+      const bool exactNow = !ex || ex->simplify().is_true();
+      if (x.is_numeral() && y.is_numeral() && exactNow) {
         const bool t = r.simplify().is_true();
         return intV(c.int_val(t ? 1 : 0), 1, t ? 1 : 0);
       }
       V out = opaque(e.ty, "cmp");
-      out.cond = std::make_shared<z3::expr>(r);
+      // (The model is unsigned: a signed comparison is no path fact.)
+      if (!e.args[0]->ty.isSigned && !e.args[1]->ty.isSigned) {
+        out.cond = std::make_shared<z3::expr>(r);
+        out.condExact = ex;
+      }
       return out;
     }
     return arith(op, a, b, e.ty, e.loc);
   }
 
+  // The condition under which both values (and `own`) are exact; null: always.
+  std::shared_ptr<z3::expr> bothExact(const V &a, const V &b, const std::optional<z3::expr> &own = std::nullopt) {
+    std::optional<z3::expr> r;
+    auto add = [&](const z3::expr &e) { r = r ? (*r && e) : e; };
+    if (a.exactIf) add(*a.exactIf);
+    if (b.exactIf) add(*b.exactIf);
+    if (own) add(*own);
+    return r ? std::make_shared<z3::expr>(*r) : nullptr;
+  }
   V arith(const std::string &op, const V &a, const V &b, const Type &t, SrcLoc l) {
+    V r = arith0(op, a, b, t, l);
+    if (r.k != V::Int || a.k != V::Int || b.k != V::Int) return r;
+    const unsigned w = t.bits ? t.bits : a.bits;
+    std::optional<z3::expr> own;  // the C operation's own no-wrap condition
+    if (w >= 64) {
+      if (op == "-") {
+        z3::expr d = (*a.v - *b.v).simplify();
+        if (!(d.is_numeral() && d.get_decimal_string(0)[0] != '-')) own = *b.v <= *a.v;
+      } else if (op == "+" && satAdd(a.hi, b.hi) > maxOf(w)) {
+        own = *a.v + *b.v <= num(maxOf(w));
+      } else if (op == "*" && satMul(a.hi, b.hi) > maxOf(w)) {
+        own = *a.v * *b.v <= num(maxOf(w));
+      } else if (op == "<<") {
+        z3::expr k = b.v->simplify();
+        if (k.is_numeral() && bitLen(a.hi) + (unsigned)k.get_numeral_uint64() > w)
+          own = *a.v * pow2big((unsigned)k.get_numeral_uint64()) <= num(maxOf(w));
+      }
+    }
+    r.exactIf = bothExact(a, b, own);
+    return r;
+  }
+  V arith0(const std::string &op, const V &a, const V &b, const Type &t, SrcLoc l) {
     unsigned w = t.bits ? t.bits : a.bits;
     // 64- and 128-bit limb arithmetic is exact (the bounds pass proved that it does not wrap);
     // narrower arithmetic (ChaCha20's uint32_t) wraps by design: reduced exactly mod 2^w.
@@ -790,6 +876,19 @@ struct Eval {
       slots.erase({ctx, pv});
       slots.emplace(std::make_pair(ctx, pv), val);
     }
+    // A stitched keystream helper that absorbs a variable run of blocks, called in the body of the
+    // block loop being proved: where its run starts is where that loop's iteration starts.
+    if (loopDepth == 1 && !macPtr) {
+      const std::string &cj = fn.contract;
+      size_t mp = cj.find("\"mac\":{");
+      size_t mm = mp == std::string::npos ? mp : cj.find("\"msg\":\"", mp);
+      if (mm != std::string::npos && cj.find("\"blocks\":\"", mp) != std::string::npos) {
+        size_t b = mm + 7, e2 = cj.find('"', b);
+        int pv = e2 == std::string::npos ? -1 : paramByName(fn, cj.substr(b, e2 - b));
+        auto it2 = pv < 0 ? slots.end() : slots.find({ctx, pv});
+        if (it2 != slots.end() && it2->second.k == V::Ptr) macPtr.emplace(it2->second.region, *it2->second.v);
+      }
+    }
     const bool step = ct.present && ct.role == "poly1305.blocks" && ct.msgWords.size() == 2;
     StepCall sc(c);
     if (step) beginStep(fn, ct, fr, ctx, sc);
@@ -797,8 +896,12 @@ struct Eval {
     if (ct.present && ct.role == "poly1305.final") {
       checkAccJoin(fn, ct, fr, ctx, e.loc, "the final reduction");
       checkLengthsBlock(e.loc);
+      checkMessageEnd(e.loc, "the final reduction");
     }
-    if (ct.present && ct.role == "poly1305.state_store") checkAccJoin(fn, ct, fr, ctx, e.loc, "the state store");
+    if (ct.present && ct.role == "poly1305.state_store") {
+      checkAccJoin(fn, ct, fr, ctx, e.loc, "the state store");
+      checkMessageEnd(e.loc, "the state store");
+    }
     if (ct.present && ct.role == "bytes.load_partial") checkPartialJoin(fn, ct, ctx, e.loc);
     frames.push_back(fr);
     chain.push_back(F.path + ":" + std::to_string(e.loc.line));
@@ -820,8 +923,13 @@ struct Eval {
       for (const auto &o : ct.out) {
         int pv = paramByName(fn, o);
         auto r = pv < 0 ? frames.back().refs.end() : frames.back().refs.find(pv);
-        if (r != frames.back().refs.end() && slots.count(r->second)) slots.at(r->second).marker = mk;
+        if (r != frames.back().refs.end() && slots.count(r->second)) {
+          V &w = slots.at(r->second);
+          w.marker = mk;
+          if (lastPartial) w.partRegion = lastPartial->first, w.partOff = std::make_shared<z3::expr>(lastPartial->second);
+        }
       }
+      lastPartial.reset();
     }
     Frame done = frames.back();
     frames.pop_back();
@@ -850,6 +958,17 @@ struct Eval {
   };
   std::vector<StepDef> stepDefs;
   std::map<int, unsigned> loopStride;  // the block loop being proved: variable -> 2-adic valuation of its step
+  // The block loop being proved, for the MAC cursor: its head values (variable -> head atom),
+  // their values at the end of the body, its condition at the head, and the offset (into region)
+  // of the first byte an iteration absorbs, in head values.
+  struct LoopInfo {
+    std::map<int, z3::expr> head, end;
+    std::optional<z3::expr> cond, exitCond, rawCond, blk;  // cond / exitCond: where the loop runs / stops
+    std::string region;
+  };
+  LoopInfo loopInfo;
+  std::optional<std::pair<std::string, z3::expr>> lastPartial;  // the partial-block load being called
+  std::optional<std::pair<std::string, z3::expr>> macPtr;  // a stitched helper's MAC pointer in the loop body
   int paramByName(const Function &fn, const std::string &n) {
     for (int p : fn.params)
       if (F.vars[(size_t)p].name == n) return p;
@@ -1047,6 +1166,38 @@ struct Eval {
     }
     addJoinClaim(at, "the block step at " + where(at) + " is handed the last accumulator, its block padded as RFC 8439 says "
                  "and read from a buffer the kernel MACs", why);
+    if (cursor && loopDepth == 0) placeStep(mit == slots.end() ? nullptr : &mit->second, M, at);
+  }
+  // The MAC cursor across a block step outside the block loops: a partial block (16 bytes of
+  // the message, from its loader's offset) or an AEAD's lengths block (at the end of the padded
+  // ciphertext); any other is a block the verifier cannot place.
+  void placeStep(const V *m0, const z3::expr &M, SrcLoc at) {
+    const std::string w = "the block step at " + where(at) + " absorbs the message where the previous piece ended";
+    if (m0 && m0->marker != -1 && m0->partOff) {
+      auto base = macBase(m0->partRegion);
+      if (!base) {
+        addOrderClaim(at, w, "its partial block is from " + m0->partRegion + ", a buffer the kernel's message does not hold");
+        cursor.reset();
+        return;
+      }
+      z3::expr pos = (*base + *m0->partOff).simplify(som);
+      addOrderClaim(at, w, cursorAt(pos, "the partial block's start"));
+      cursor = (pos + 16).simplify(som);
+      return;
+    }
+    if (isAead(kernelRole) && kernelRole != "aead.seal_update" && kernelRole != "aead.open_update") {
+      const Function &k = *frames.front().fn;
+      z3::expr L = atom(F.vars[(size_t)k.params[3]].name), A = atom(F.vars[(size_t)k.params[5]].name);
+      z3::expr d = (M - (A + pow2big(64) * L)).simplify(som);
+      if (d.is_numeral() && d.get_decimal_string(0) == "0") {
+        addOrderClaim(at, "the lengths block at " + where(at) + " follows the padded AAD and ciphertext (RFC 8439 2.8)",
+                      cursorAt(ceil16(A) + ceil16(L), "the end of the padded AAD and ciphertext"));
+        cursor = (ceil16(A) + ceil16(L) + 16).simplify(som);
+        return;
+      }
+    }
+    addOrderClaim(at, w, "a block step outside the block loops that is neither a partial block nor the lengths block");
+    cursor.reset();
   }
   void checkAccJoin(const Function &fn, const Contract &ct, const Frame &fr, int ctx, SrcLoc at, const std::string &what) {
     std::vector<std::pair<int, int>> acc;
@@ -1096,6 +1247,7 @@ struct Eval {
       why = "the contract's \"src\" and \"len\" do not name a pointer and a length of " + fn.name;
     } else {
       const V &src = sit->second;
+      lastPartial.emplace(src.region, src.v->simplify(som));
       if (!ok.count(src.region)) {
         why = "the partial block is loaded from " + src.region + ", a buffer this " + kernelRole + " kernel does not MAC";
       } else if (auto L = macLength(src.region)) {
@@ -1248,12 +1400,21 @@ struct Eval {
           size_t n;
           ~Restore() { v.erase(v.begin() + (std::ptrdiff_t)std::min(n, v.size()), v.end()); }
         } restore{pathCond, depth};
-        if (cv.cond) pathCond.push_back(*cv.cond);
+        const std::optional<z3::expr> cursorBefore = cursor;
+        // (Each branch's condition as a path fact, where the operands are the C values.)
+        std::optional<z3::expr> thenC, elseC;
+        if (cv.cond) {
+          thenC = cv.condExact ? *cv.condExact && *cv.cond : *cv.cond;
+          elseC = cv.condExact ? *cv.condExact && !*cv.cond : !*cv.cond;
+          pathCond.push_back(cv.condExact ? z3::implies(*cv.condExact, *cv.cond) : *cv.cond);
+        }
         exec(*s.then);
         pathCond.erase(pathCond.begin() + (std::ptrdiff_t)depth, pathCond.end());
-        if (cv.cond) pathCond.push_back(!*cv.cond);
+        if (cv.cond) pathCond.push_back(cv.condExact ? z3::implies(*cv.condExact, !*cv.cond) : !*cv.cond);
         auto afterThen = slots;
         const std::string accThen = lastAcc;
+        const std::optional<z3::expr> cursorThen = cursor;
+        cursor = cursorBefore;
         bool retThen = frames.back().returned;
         frames.back().returned = false;
         slots = before;
@@ -1277,6 +1438,15 @@ struct Eval {
           if (t == afterThen.end()) continue;
           if (same(v, t->second)) continue;
           V j = joinV(v, t->second);
+          if (j.k == v.k && j.k == t->second.k && (j.k == V::Int || (j.k == V::Ptr && j.region == v.region))) {
+            // The joined value is one of the two, the then-branch's where its condition held.
+            z3::expr a = freshAtomOf(*j.v);
+            addFact(a, *j.v == *t->second.v || *j.v == *v.v);
+            if (thenC) {
+              addFact(a, z3::implies(*thenC, *j.v == *t->second.v));
+              addFact(a, z3::implies(*elseC, *j.v == *v.v));
+            }
+          }
           for (int limb = 0; limb < 3 && j.k == V::Int; ++limb) {
             std::string ta = tagOf(t->second, limb), tb = tagOf(v, limb);
             if (!ta.empty() && !tb.empty() && (t->second.accLimb == limb || v.accLimb == limb)) {
@@ -1288,6 +1458,17 @@ struct Eval {
           v = j;
         }
         lastAcc = joinName(accThen, accEls);
+        if (cursor && cursorThen && !z3::eq(*cursor, *cursorThen)) {
+          z3::expr j = atom("pos?" + std::to_string(fresh++));
+          addFact(j, j == *cursorThen || j == *cursor);
+          if (thenC) {
+            addFact(j, z3::implies(*thenC, j == *cursorThen));
+            addFact(j, z3::implies(*elseC, j == *cursor));
+          }
+          cursor = j;
+        } else if (!cursorThen) {
+          cursor.reset();
+        }
         mem.clear();
         return;
       }
@@ -1445,21 +1626,198 @@ struct Eval {
     }
   }
 
+  std::map<int, unsigned> strideAt;  // the loop just summarised: variable -> its proved factor 2^k
+  // The MAC cursor across a block loop (which absorbs the bytes from its first iteration's block
+  // to where its exit iteration's would start, consecutively: its block-step claim): the loop
+  // must start at the cursor, and the cursor moves to the block offset at the exit. The exit
+  // values are related to the entry by facts every iteration keeps (a <= b among the loop's
+  // variables, the kernel's lengths and the condition's operands, Houdini-style: each holds on
+  // entry and, all assumed at the head with the condition and the strides, after the body), and
+  // the condition is false there.
+  void placeLoop(const Stmt &s, const std::map<std::pair<int, int>, V> &entry) {
+    LoopInfo li = loopInfo;
+    const std::string at = where(s.loc);
+    auto base = li.blk ? macBase(li.region) : std::nullopt;
+    if (!base) {
+      addOrderClaim(s.loc, "the loop at " + at + " absorbs the message from where the previous piece ended",
+                    li.blk ? "it reads " + li.region + ", a buffer the kernel's message does not hold"
+                           : "the verifier cannot tell which bytes the loop absorbs");
+      cursor.reset();
+      return;
+    }
+    z3::expr_vector from(c), toEntry(c), toExit(c);
+    std::vector<std::pair<int, z3::expr>> headInts;
+    for (const auto &[v, hv] : li.head) {
+      auto e0 = entry.find(key(v));
+      auto x = slots.find(key(v));
+      if (e0 == entry.end() || x == slots.end() || !(hv.is_app() && hv.num_args() == 0)) continue;
+      if (e0->second.k != x->second.k || (e0->second.k != V::Int && e0->second.k != V::Ptr)) continue;
+      from.push_back(hv);
+      toEntry.push_back(*e0->second.v);
+      toExit.push_back(*x->second.v);
+      if (e0->second.k == V::Int) headInts.emplace_back(v, hv);
+    }
+    z3::expr startAt = (*base + li.blk->substitute(from, toEntry)).simplify(som);
+    std::string ex;
+    std::vector<z3::expr> small;
+    auto show = lengthsShown(small);
+    show.push_back({"previous piece's end", *cursor});
+    show.push_back({"loop start", startAt});
+    int r = solve(*cursor != startAt, show, small, ex);
+    addOrderClaim(s.loc, "the loop at " + at + " absorbs the message from where the previous piece ended",
+                  r == 0 ? "" : "its first block is at message position " + startAt.to_string() + ", the previous piece ended at " +
+                                cursor->to_string() + (r == 1 ? "; e.g. " + ex : std::string(" (no answer within 2 s)")));
+    // The facts each iteration keeps.
+    std::vector<z3::expr> terms;
+    for (auto &[v, hv] : headInts) terms.push_back(hv);
+    const Function &k = *frames.front().fn;
+    for (int pv : k.params)
+      if (F.vars[(size_t)pv].ty.kind == Type::Int && atoms.count(F.vars[(size_t)pv].name)) terms.push_back(atom(F.vars[(size_t)pv].name));
+    if (li.rawCond && li.rawCond->num_args() == 2 && li.rawCond->arg(0).is_int())
+      terms.push_back(li.rawCond->arg(0)), terms.push_back(li.rawCond->arg(1));
+    std::vector<z3::expr> cands;
+    std::function<bool(const z3::expr &, const z3::expr &)> has = [&](const z3::expr &e, const z3::expr &a) {
+      if (z3::eq(e, a)) return true;
+      for (unsigned i = 0; e.is_app() && i < e.num_args(); ++i)
+        if (has(e.arg(i), a)) return true;
+      return false;
+    };
+    auto mentionsHead = [&](const z3::expr &e) {
+      for (auto &[v, hv] : headInts)
+        if (has(e, hv)) return true;
+      return false;
+    };
+    for (size_t i = 0; i < terms.size(); ++i)
+      for (size_t j = 0; j < terms.size(); ++j)
+        if (i != j && (mentionsHead(terms[i]) || mentionsHead(terms[j]))) cands.push_back(terms[i] <= terms[j]);
+    // On entry.
+    std::vector<z3::expr> kept;
+    for (auto cd : cands) {
+      std::string unused;
+      if (solve(!cd.substitute(from, toEntry), {}, {}, unused) == 0) kept.push_back(cd);
+    }
+    // Kept by an iteration, all assumed at the head (with the condition and the strides).
+    z3::expr_vector toEnd(c);
+    for (unsigned i = 0; i < from.size(); ++i) {
+      z3::expr hv = from[(int)i];
+      z3::expr e = hv;
+      for (const auto &[v, h2] : li.head)
+        if (z3::eq(h2, hv) && li.end.count(v)) e = li.end.at(v);
+      toEnd.push_back(e);
+    }
+    for (bool changed = true; changed && !kept.empty();) {
+      changed = false;
+      const size_t depth = pathCond.size();
+      for (const auto &cd : kept) pathCond.push_back(cd);
+      if (li.cond) pathCond.push_back(*li.cond);
+      for (auto &[v, hv] : headInts)
+        if (strideAt.count(v)) pathCond.push_back(z3::mod(hv, pow2(strideAt.at(v))) == 0);
+      std::vector<z3::expr> next;
+      for (auto cd : kept) {
+        std::string unused;
+        if (solve(!cd.substitute(from, toEnd), {}, {}, unused) == 0) next.push_back(cd);
+        else changed = true;
+      }
+      pathCond.erase(pathCond.begin() + (std::ptrdiff_t)depth, pathCond.end());
+      kept = next;
+    }
+    // At the exit: the kept facts, and the condition false.
+    z3::expr exitFacts = c.bool_val(true);
+    for (auto cd : kept) exitFacts = exitFacts && cd.substitute(from, toExit);
+    if (li.exitCond) exitFacts = exitFacts && li.exitCond->substitute(from, toExit);
+    for (unsigned i = 0; i < toExit.size(); ++i) addFact(freshAtomOf(toExit[(int)i]), exitFacts);
+    cursor = (*base + li.blk->substitute(from, toExit)).simplify(som);
+  }
+  // The whole message is absorbed, in order, when the final reduction or the state store is
+  // reached: the cursor is at its end (seal/open: after the lengths block; a one-shot Poly1305:
+  // its padded length; the streaming entries: their whole chunks or blocks).
+  void checkMessageEnd(SrcLoc at, const std::string &what) {
+    if (!cursorRole) return;
+    const Function &k = *frames.front().fn;
+    auto len = [&](size_t i) { return atom(F.vars[(size_t)k.params[i]].name); };
+    std::optional<z3::expr> end;
+    std::string name;
+    if (kernelRole == "aead.seal" || kernelRole == "aead.open")
+      end = ceil16(len(5)) + ceil16(len(3)) + 16, name = "the end of AAD, ciphertext and lengths block";
+    else if (kernelRole == "poly1305.oneshot")
+      end = ceil16(len(2)), name = "the end of the message";
+    else if (kernelRole == "aead.seal_update" || kernelRole == "aead.open_update")
+      end = 64 * quot(len(2), 6), name = "the end of the whole 64-byte chunks";
+    else if (kernelRole == "poly1305.update")
+      end = 16 * quot(len(2), 4), name = "the end of the whole 16-byte blocks";
+    if (!end) return;
+    addOrderClaim(at, what + " at " + where(at) + " follows the whole message, every block absorbed once and in order (RFC 8439 2.5, 2.8)",
+                  cursorAt(end->simplify(som), name));
+  }
+  bool cursorRole = false;  // the kernel's role names its message: the cursor is followed
+  void addOrderClaim(SrcLoc at, const std::string &what, const std::string &why) {
+    Claim cl;
+    cl.kind = "mac-order";
+    cl.loc = at;
+    cl.what = what;
+    if (!why.empty()) cl.ok = false, cl.cex = why;
+    claims.push_back(cl);
+  }
+  static z3::expr ceil16(const z3::expr &x) { return 16 * ((x + 15) / 16); }
+  // Where a buffer's byte 0 is in the kernel's message (seal/open: the AAD at 0, the ciphertext
+  // after the padded AAD; one region at 0 otherwise); unset for a buffer the message does not hold.
+  std::optional<z3::expr> macBase(const std::string &region) {
+    const Function &k = *frames.front().fn;
+    auto name = [&](size_t i) { return i < k.params.size() ? F.vars[(size_t)k.params[i]].name : std::string("?"); };
+    if (kernelRole == "aead.seal" || kernelRole == "aead.open") {
+      if (region == name(4)) return c.int_val(0);
+      if (region == name(kernelRole == "aead.seal" ? 0 : 2)) return ceil16(atom(name(5)));
+    } else if (kernelRole == "aead.seal_update" || kernelRole == "poly1305.update" || kernelRole == "poly1305.oneshot") {
+      if (region == name(kernelRole == "aead.seal_update" ? 0 : 1)) return c.int_val(0);
+    } else if (kernelRole == "aead.open_update") {
+      if (region == name(1)) return c.int_val(0);
+    }
+    return std::nullopt;
+  }
+  // The kernel's length parameters, to show in a counterexample, and small values for them (a
+  // readable case where there is one).
+  std::vector<std::pair<std::string, z3::expr>> lengthsShown(std::vector<z3::expr> &small) {
+    std::vector<std::pair<std::string, z3::expr>> out;
+    const Function &k = *frames.front().fn;
+    for (int pv : k.params) {
+      const std::string &n = F.vars[(size_t)pv].name;
+      if (F.vars[(size_t)pv].ty.kind != Type::Int || !atoms.count(n)) continue;
+      out.push_back({n, atom(n)});
+      small.push_back(atom(n) <= 4096);
+    }
+    return out;
+  }
+  // Checks that the cursor is at `want` (the end of the message or of its padded text): "" or why not.
+  std::string cursorAt(const z3::expr &want, const std::string &what) {
+    if (!cursor) return "the verifier lost track of where the message ends (a failure above says where)";
+    std::string ex;
+    std::vector<z3::expr> small;
+    auto show = lengthsShown(small);
+    show.push_back({"absorbed up to", *cursor});
+    show.push_back({what, want});
+    int r = solve(*cursor != want, show, small, ex);
+    if (r == 0) return "";
+    return "the pieces absorbed end at message position " + cursor->to_string() + ", not at " + what + " " + want.to_string() +
+           (r == 1 ? "; e.g. " + ex : std::string(" (no answer within 2 s)"));
+  }
+
   void loop(const Stmt &s) {
     Contract ct = contractOf(s);
     if (s.kind == Stmt::For && s.init) exec(*s.init);
     std::set<int> vars;
     assigned(*s.then, vars);
-    if (s.inc) {
+    for (const ExprP *x : {&s.inc, &s.e}) {  // (a condition with a side effect writes too)
+      if (!*x) continue;
       Stmt tmp;
       tmp.kind = Stmt::ExprS;
-      tmp.e = s.inc;
+      tmp.e = *x;
       assigned(tmp, vars);
     }
     auto inv = invariantsOf(s);
     if (ct.present && ct.role == "poly1305.blocks") {
       loopAccName.clear();
       loopStride.clear();
+      strideAt.clear();
       const auto entry = slots;
       blockStep(s, ct, vars, inv);
       havocLoop(s, vars, inv);
@@ -1472,7 +1830,9 @@ struct Eval {
         if (e0 == entry.end() || x == slots.end() || e0->second.k != V::Int || x->second.k != V::Int) continue;
         unsigned a = std::min({k2, val2(*e0->second.v), 63u});
         if (a > 0) x->second.v = std::make_shared<z3::expr>(pow2(a) * *x->second.v);
+        if (a > 0) strideAt[v] = a;
       }
+      if (cursor && loopDepth == 0) placeLoop(s, entry);
       // After the loop the accumulator is its head value at the exit: the loop's name.
       if (!loopAccName.empty()) {
         for (size_t i = 0; i < 3 && i < ct.acc.size(); ++i) {
@@ -1862,8 +2222,24 @@ struct Eval {
     std::vector<Read> rd;
     reads = &rd;
     const size_t defs0 = stepDefs.size();
+    // (A block loop inside this one's body, in a stitched helper, has its own: this one's is
+    // published after the body.)
+    LoopInfo li;
+    for (auto &[v, hv] : headVal) li.head.emplace(v, hv);
+    const bool outerLoop = loopDepth == 0;
+    if (outerLoop) macPtr.reset();
     try {
-      if (s.e) eval(*s.e);
+      struct Depth {  // (a failure inside the body unwinds past it)
+        int &d;
+        explicit Depth(int &x) : d(x) { ++d; }
+        ~Depth() { --d; }
+      } depth(loopDepth);
+      if (s.e) {
+        V cv = eval(*s.e);
+        if (cv.cond) li.cond = cv.condExact ? z3::implies(*cv.condExact, *cv.cond) : *cv.cond;
+        if (cv.cond) li.exitCond = cv.condExact ? z3::implies(*cv.condExact, !*cv.cond) : !*cv.cond;
+        if (cv.cond) li.rawCond = *cv.cond;
+      }
       exec(*s.then);
       if (s.inc) eval(*s.inc);
     } catch (Stop &) {
@@ -1875,14 +2251,19 @@ struct Eval {
       return bad("cannot evaluate the loop body: " + e2 + " (line " + std::to_string(errLoc.line) + ")");
     }
     reads = nullptr;
-    // The strides: a variable the body moves by a multiple of 2^k keeps its entry value mod 2^k
-    // (loop() gives its exit value that form: a partial block's offset is proved a block boundary).
+    // The strides: a variable the body moves by a multiple of 2^k, or sets to one, keeps its entry
+    // value mod 2^k (loop() gives its exit value that form: a partial block's offset is proved a
+    // block boundary).
     for (auto &[v, hv] : headVal) {
       auto k = key(v);
       if (!slots.count(k) || !(hv.is_app() && hv.num_args() == 0 && !hv.is_numeral())) continue;
       const V &x = slots.at(k);
-      if (x.k == V::Int) loopStride[v] = val2(*x.v - hv);
+      if (x.k == V::Int) loopStride[v] = std::max(val2(*x.v - hv), val2(*x.v));
+      if (x.k == V::Int || x.k == V::Ptr) li.end.emplace(v, *x.v);
     }
+    if (outerLoop && macPtr) li.region = macPtr->first, li.blk = macPtr->second;  // a stitched helper's run
+    if (outerLoop) macPtr.reset();
+    loopInfo = li;
     // (From one iteration to the next the loop's block-step claim below is the join: it proves the
     // accumulator at the end of the body is the head's with the iteration's blocks absorbed.)
     {
@@ -1942,6 +2323,7 @@ struct Eval {
                  " of " + ct.msg + ", not one " + std::to_string(ct.blockBytes) + "-byte block");
     }
     z3::expr blk = (base + c.int_val((int)lo)).simplify(som);
+    loopInfo.region = m0.region, loopInfo.blk = blk;
     std::vector<z3::expr> Ms;
     for (unsigned b = 0; b < ct.blockBytes / 16; ++b) {
       z3::expr M = c.int_val(0);
@@ -2109,6 +2491,12 @@ void proveScalarContracts(const File &f, const Function &kernel, const BoundsOpt
   z3::context c;
   Eval ev(f, c);
   ev.kernelRole = contractOf(kernel).role;
+  {
+    const std::string &r = ev.kernelRole;
+    ev.cursorRole = r == "aead.seal" || r == "aead.open" || r == "aead.seal_update" || r == "aead.open_update" ||
+                    r == "poly1305.oneshot" || r == "poly1305.update";
+    if (ev.cursorRole) ev.cursor = c.int_val(0);
+  }
   ev.frames.push_back(Eval::Frame{1, &kernel, {}, false, V{}});
   std::string fatal;
   SrcLoc fatalLoc;
