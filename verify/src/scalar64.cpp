@@ -1088,14 +1088,16 @@ struct Eval {
     }
     return "";
   }
-  void addJoinClaim(SrcLoc at, const std::string &what, const std::string &why) {
+  // A claim of one of the walk's checks (why: "" when it holds, else the counterexample).
+  void addClaim(const std::string &kind, SrcLoc at, const std::string &what, const std::string &why) {
     Claim cl;
-    cl.kind = "join";
+    cl.kind = kind;
     cl.loc = at;
     cl.what = what;
     if (!why.empty()) cl.ok = false, cl.cex = why;
     claims.push_back(cl);
   }
+  void addJoinClaim(SrcLoc at, const std::string &what, const std::string &why) { addClaim("join", at, what, why); }
   static bool isAead(const std::string &r) {
     return r == "aead.seal" || r == "aead.open" || r == "aead.seal_update" || r == "aead.open_update";
   }
@@ -1750,14 +1752,7 @@ struct Eval {
                   cursorAt(end->simplify(som), name));
   }
   bool cursorRole = false;  // the kernel's role names its message: the cursor is followed
-  void addOrderClaim(SrcLoc at, const std::string &what, const std::string &why) {
-    Claim cl;
-    cl.kind = "mac-order";
-    cl.loc = at;
-    cl.what = what;
-    if (!why.empty()) cl.ok = false, cl.cex = why;
-    claims.push_back(cl);
-  }
+  void addOrderClaim(SrcLoc at, const std::string &what, const std::string &why) { addClaim("mac-order", at, what, why); }
   static z3::expr ceil16(const z3::expr &x) { return 16 * ((x + 15) / 16); }
   // Where a buffer's byte 0 is in the kernel's message (seal/open: the AAD at 0, the ciphertext
   // after the padded AAD; one region at 0 otherwise); unset for a buffer the message does not hold.
@@ -1814,6 +1809,21 @@ struct Eval {
       assigned(tmp, vars);
     }
     auto inv = invariantsOf(s);
+    if (ct.present && ct.role == "poly1305.blocks" && s.e) {
+      // The walk takes a block loop's exit state to be a head state with the condition false: a
+      // condition that writes a variable (`(off += 64) <= len`) leaves another one.
+      std::set<int> condVars;
+      Stmt tmp;
+      tmp.kind = Stmt::ExprS;
+      tmp.e = s.e;
+      assigned(tmp, condVars);
+      if (!condVars.empty()) {
+        addOrderClaim(s.loc, "the loop at " + where(s.loc) + " absorbs the message from where the previous piece ended",
+                      "its condition writes " + F.vars[(size_t)*condVars.begin()].name +
+                          ": a block loop's condition must be free of side effects");
+        cursor.reset();
+      }
+    }
     if (ct.present && ct.role == "poly1305.blocks") {
       loopAccName.clear();
       loopStride.clear();
