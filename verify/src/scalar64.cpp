@@ -1187,11 +1187,10 @@ struct Eval {
       cursor = (pos + 16).simplify(som);
       return;
     }
-    if (isAead(kernelRole) && kernelRole != "aead.seal_update" && kernelRole != "aead.open_update") {
+    if ((kernelRole == "aead.seal" || kernelRole == "aead.open") && frames.front().fn->params.size() >= 6) {
       const Function &k = *frames.front().fn;
       z3::expr L = atom(F.vars[(size_t)k.params[3]].name), A = atom(F.vars[(size_t)k.params[5]].name);
-      z3::expr d = (M - (A + pow2big(64) * L)).simplify(som);
-      if (d.is_numeral() && d.get_decimal_string(0) == "0") {
+      if (isLengthsBlock(M)) {
         addOrderClaim(at, "the lengths block at " + where(at) + " follows the padded AAD and ciphertext (RFC 8439 2.8)",
                       cursorAt(ceil16(A) + ceil16(L), "the end of the padded AAD and ciphertext"));
         cursor = (ceil16(A) + ceil16(L) + 16).simplify(som);
@@ -1213,25 +1212,59 @@ struct Eval {
     if (why.empty()) why = accIsCurrent(acc);
     addJoinClaim(at, what + " at " + where(at) + " is handed the accumulator the last proved piece left, limbs in order", why);
   }
-  // The length of the message part whose bytes a kernel MACs from `region`, by its role and the C
-  // ABI (runtime/src/internal/chapoly_internal.h): seal/open ct: len, the AAD: aad_len; a one-shot
-  // Poly1305 msg: len; the streaming entries absorb whole blocks only: 64 floor(len / 64) bytes of
-  // text, 16 floor(len / 16) of a Poly1305 message. Unset where the role names no length for it.
-  std::optional<z3::expr> macLength(const std::string &region) {
+  // The kernel's Poly1305 message by its role and the C ABI (runtime/src/internal/
+  // chapoly_internal.h): each buffer it MACs, where that buffer's byte 0 sits in the message and
+  // how many of its bytes are MACed (seal/open: the AAD, aad_len bytes at 0, then the ciphertext,
+  // len bytes at 16 ceil(aad_len / 16); a one-shot Poly1305: msg, len bytes; the streaming
+  // entries: 64 floor(len / 64) bytes of text, 16 floor(len / 16) of a Poly1305 message), and
+  // where the message ends (after the lengths block for seal/open). Empty for any other role.
+  struct MsgPart {
+    std::string region;
+    z3::expr base, len;
+  };
+  struct Message {
+    std::vector<MsgPart> parts;
+    std::optional<z3::expr> end;
+    std::string endName;
+  };
+  Message message() {
     const Function &k = *frames.front().fn;
+    Message m;
+    if (k.params.size() < 3) return m;
     auto name = [&](size_t i) { return i < k.params.size() ? F.vars[(size_t)k.params[i]].name : std::string("?"); };
     auto whole = [&](size_t i, unsigned lg) { return (pow2(lg) * quot(atom(name(i)), lg)).simplify(som); };
-    if (kernelRole == "aead.seal" || kernelRole == "aead.open") {
-      if (region == name(kernelRole == "aead.seal" ? 0 : 2)) return atom(name(3));
-      if (region == name(4)) return atom(name(5));
-    } else if (kernelRole == "aead.seal_update" || kernelRole == "aead.open_update") {
-      if (region == name(kernelRole == "aead.seal_update" ? 0 : 1)) return whole(2, 6);
-    } else if (kernelRole == "poly1305.oneshot") {
-      if (region == name(1)) return atom(name(2));
-    } else if (kernelRole == "poly1305.update") {
-      if (region == name(1)) return whole(2, 4);
+    const std::string &r = kernelRole;
+    if ((r == "aead.seal" || r == "aead.open") && k.params.size() >= 6) {
+      z3::expr A = atom(name(5)), L = atom(name(3));
+      m.parts.push_back({name(4), c.int_val(0), A});
+      m.parts.push_back({name(r == "aead.seal" ? 0 : 2), ceil16(A), L});
+      m.end = ceil16(A) + ceil16(L) + 16, m.endName = "the end of AAD, ciphertext and lengths block";
+    } else if (r == "aead.seal_update" || r == "aead.open_update") {
+      m.parts.push_back({name(r == "aead.seal_update" ? 0 : 1), c.int_val(0), whole(2, 6)});
+      m.end = m.parts[0].len, m.endName = "the end of the whole 64-byte chunks";
+    } else if (r == "poly1305.oneshot") {
+      m.parts.push_back({name(1), c.int_val(0), atom(name(2))});
+      m.end = ceil16(m.parts[0].len), m.endName = "the end of the message";
+    } else if (r == "poly1305.update") {
+      m.parts.push_back({name(1), c.int_val(0), whole(2, 4)});
+      m.end = m.parts[0].len, m.endName = "the end of the whole 16-byte blocks";
     }
-    return std::nullopt;
+    return m;
+  }
+  const MsgPart *messagePart(const Message &m, const std::string &region) {
+    for (const auto &p : m.parts)
+      if (p.region == region) return &p;
+    return nullptr;
+  }
+  std::optional<z3::expr> macLength(const std::string &region) {
+    Message m = message();
+    const MsgPart *p = messagePart(m, region);
+    return p ? std::optional<z3::expr>(p->len) : std::nullopt;
+  }
+  std::optional<z3::expr> macBase(const std::string &region) {
+    Message m = message();
+    const MsgPart *p = messagePart(m, region);
+    return p ? std::optional<z3::expr>(p->base) : std::nullopt;
   }
   // The join of a partial block (on the arguments as handed over): its loader reads from a buffer
   // the kernel MACs, at a 16-byte block boundary o of it, and the n bytes it loads end where that
@@ -1257,23 +1290,13 @@ struct Eval {
         z3::expr gap = (*L - o - n).simplify(som);
         const bool aligned = val2(o) >= 4, ends = gap.is_numeral() && gap.get_decimal_string(0) == "0";
         // A concrete case: the kernel's lengths, and where the block starts and how long it is.
-        std::vector<std::pair<std::string, z3::expr>> show;
-        {
-          const Function &k = *frames.front().fn;
-          for (int pv : k.params) {
-            const std::string &pn = F.vars[(size_t)pv].name;
-            std::string terms = " " + n.to_string() + " " + o.to_string() + " " + L->to_string() + " ";
-            for (char &ch : terms)
-              if (ch == '(' || ch == ')') ch = ' ';
-            if (F.vars[(size_t)pv].ty.kind == Type::Int && atoms.count(pn) && terms.find(" " + pn + " ") != std::string::npos)
-              show.push_back({pn, atom(pn)});
-          }
-          show.push_back({"offset", o});
-          show.push_back({"bytes", n});
-        }
+        std::vector<z3::expr> small{o + n <= *L, n >= 1, n <= 15};
+        std::vector<std::pair<std::string, z3::expr>> show = lengthsShown(small);
+        show.push_back({"offset", o});
+        show.push_back({"bytes", n});
         std::string ex;
         if (!aligned || !ends) {
-          if (solve(aligned ? gap != 0 : z3::mod(o, 16) != 0, show, {o + n <= *L, n >= 1, n <= 15}, ex) != 1) ex.clear();
+          if (solve(aligned ? gap != 0 : z3::mod(o, 16) != 0, show, small, ex) != 1) ex.clear();
           why = aligned ? "the partial block's bytes do not end where the " + L->to_string() + " bytes the kernel MACs from " +
                               src.region + " end (they end " + gap.to_string() + " bytes before)"
                         : "the partial block does not start at a multiple of 16 of " + src.region +
@@ -1294,6 +1317,14 @@ struct Eval {
     addJoinClaim(at, "the partial block loaded at " + where(at) + " is the last L mod 16 bytes of a buffer the kernel MACs, "
                  "L the bytes it MACs from it", why);
   }
+  // Is m exactly le64(aad_len) + 2^64 le64(len), the kernel's own lengths (ABI: len is
+  // parameter 3, aad_len 5)?
+  bool isLengthsBlock(const z3::expr &m) {
+    const Function &k = *frames.front().fn;
+    z3::expr L = atom(F.vars[(size_t)k.params[3]].name), A = atom(F.vars[(size_t)k.params[5]].name);
+    z3::expr d = (m - (A + pow2big(64) * L)).simplify(som);
+    return d.is_numeral() && d.get_decimal_string(0) == "0";
+  }
   // An AEAD's final reduction follows the lengths block: the last step absorbed
   // le64(aad_len) + 2^64 le64(len) with the pad bit (the kernel ABI: len is parameter 3, aad_len 5).
   void checkLengthsBlock(SrcLoc at) {
@@ -1306,14 +1337,11 @@ struct Eval {
     } else if (it == stepMsg.end()) {
       why = "the final reduction does not follow a block step";
     } else {
-      z3::expr L = atom(F.vars[(size_t)k.params[3]].name), A = atom(F.vars[(size_t)k.params[5]].name);
-      z3::expr d = (it->second.first - (A + pow2big(64) * L)).simplify(som);
-      if (!(d.is_numeral() && d.get_decimal_string(0) == "0"))
+      if (!isLengthsBlock(it->second.first))
         why = "the last block absorbed is " + it->second.first.simplify(som).to_string() + ", not " +
               F.vars[(size_t)k.params[5]].name + " + 2^64 " + F.vars[(size_t)k.params[3]].name;
     }
-    addJoinClaim(at, "the block before the final reduction is the lengths block le64(aad_len) || le64(len) (RFC 8439 2.8)", why);
-    claims.back().kind = "lengths-block";
+    addClaim("lengths-block", at, "the block before the final reduction is the lengths block le64(aad_len) || le64(len) (RFC 8439 2.8)", why);
   }
   // Names the accumulator limbs a helper (state load) set in the caller: they are the new accumulator.
   void tagAcc(const Frame &fr, const Function &fn, const Contract &ct, const std::string &name) {
@@ -1735,40 +1763,14 @@ struct Eval {
   // its padded length; the streaming entries: their whole chunks or blocks).
   void checkMessageEnd(SrcLoc at, const std::string &what) {
     if (!cursorRole) return;
-    const Function &k = *frames.front().fn;
-    auto len = [&](size_t i) { return atom(F.vars[(size_t)k.params[i]].name); };
-    std::optional<z3::expr> end;
-    std::string name;
-    if (kernelRole == "aead.seal" || kernelRole == "aead.open")
-      end = ceil16(len(5)) + ceil16(len(3)) + 16, name = "the end of AAD, ciphertext and lengths block";
-    else if (kernelRole == "poly1305.oneshot")
-      end = ceil16(len(2)), name = "the end of the message";
-    else if (kernelRole == "aead.seal_update" || kernelRole == "aead.open_update")
-      end = 64 * quot(len(2), 6), name = "the end of the whole 64-byte chunks";
-    else if (kernelRole == "poly1305.update")
-      end = 16 * quot(len(2), 4), name = "the end of the whole 16-byte blocks";
-    if (!end) return;
+    Message m = message();
+    if (!m.end) return;
     addOrderClaim(at, what + " at " + where(at) + " follows the whole message, every block absorbed once and in order (RFC 8439 2.5, 2.8)",
-                  cursorAt(end->simplify(som), name));
+                  cursorAt(m.end->simplify(som), m.endName));
   }
   bool cursorRole = false;  // the kernel's role names its message: the cursor is followed
   void addOrderClaim(SrcLoc at, const std::string &what, const std::string &why) { addClaim("mac-order", at, what, why); }
   static z3::expr ceil16(const z3::expr &x) { return 16 * ((x + 15) / 16); }
-  // Where a buffer's byte 0 is in the kernel's message (seal/open: the AAD at 0, the ciphertext
-  // after the padded AAD; one region at 0 otherwise); unset for a buffer the message does not hold.
-  std::optional<z3::expr> macBase(const std::string &region) {
-    const Function &k = *frames.front().fn;
-    auto name = [&](size_t i) { return i < k.params.size() ? F.vars[(size_t)k.params[i]].name : std::string("?"); };
-    if (kernelRole == "aead.seal" || kernelRole == "aead.open") {
-      if (region == name(4)) return c.int_val(0);
-      if (region == name(kernelRole == "aead.seal" ? 0 : 2)) return ceil16(atom(name(5)));
-    } else if (kernelRole == "aead.seal_update" || kernelRole == "poly1305.update" || kernelRole == "poly1305.oneshot") {
-      if (region == name(kernelRole == "aead.seal_update" ? 0 : 1)) return c.int_val(0);
-    } else if (kernelRole == "aead.open_update") {
-      if (region == name(1)) return c.int_val(0);
-    }
-    return std::nullopt;
-  }
   // The kernel's length parameters, to show in a counterexample, and small values for them (a
   // readable case where there is one).
   std::vector<std::pair<std::string, z3::expr>> lengthsShown(std::vector<z3::expr> &small) {
