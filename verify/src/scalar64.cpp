@@ -12,6 +12,7 @@
 #include <memory>
 #include <set>
 #include <tuple>
+#include <tuple>
 
 #include "contracts.h"
 #include "rvv.h"
@@ -74,7 +75,7 @@ struct Eval {
   SrcLoc errLoc;
   int fresh = 0;
   std::map<std::string, z3::expr> atoms;
-  std::map<std::pair<unsigned, unsigned>, std::string> quotName;  // (x id, k) -> atom floor(x/2^k)
+  std::map<std::tuple<unsigned, unsigned, unsigned>, std::string> quotName;  // (x id, k, exactIf id or 0) -> atom floor(x/2^k)
   std::vector<z3::expr> keepAlive;
   struct AndAtom {
     z3::expr x;
@@ -218,21 +219,28 @@ struct Eval {
     return best;
   }
 
-  // floor(x / 2^k) as an atom (one per value and k), bounded by hi >> k.
-  z3::expr quot(const z3::expr &x, unsigned k) {
-    auto key = std::make_pair(x.id(), k);
+  // floor(x / 2^k) as an atom (one per value, k and exactness condition). Its definition
+  // 0 <= x - 2^k q < 2^k holds where x is the C value (`exactIf`: null, always): where the size_t
+  // glue x is computed by wraps (len - off with off > len), q is the quotient of another number,
+  // and nothing may be learnt from it.
+  z3::expr quot(const z3::expr &x, unsigned k, const std::shared_ptr<z3::expr> &exactIf = nullptr) {
+    std::optional<z3::expr> ex;
+    if (exactIf && !exactIf->simplify().is_true()) ex = *exactIf;
+    auto key = std::make_tuple(x.id(), k, ex ? ex->id() : 0u);
     auto it = quotName.find(key);
     if (it != quotName.end()) return atoms.at(it->second);
     std::string n = "q" + std::to_string(quotName.size()) + "_" + std::to_string(k);
     quotName[key] = n;
     keepAlive.push_back(x);  // Z3 ids are unique only while the term lives
-    quotDefs.push_back(QuotDef{x, k, atom(n)});
+    if (ex) keepAlive.push_back(*ex);
+    quotDefs.push_back(QuotDef{x, k, atom(n), ex});
     return atom(n);
   }
   struct QuotDef {
     z3::expr x;
     unsigned k;
-    z3::expr q;  // q = floor(x / 2^k)
+    z3::expr q;                     // q = floor(x / 2^k)
+    std::optional<z3::expr> exact;  // where x is the C value (none: always)
   };
   std::vector<QuotDef> quotDefs;
   std::vector<z3::expr> pathCond;  // the conditions of the undecided branches being walked
@@ -290,8 +298,9 @@ struct Eval {
       for (const auto &d : quotDefs) {
         if (!seen.count(d.q.id()) || !defined.insert(d.q.id()).second) continue;
         z3::expr r = d.x - pow2big(d.k) * d.q;
-        sv.add(r >= 0 && r < pow2big(d.k));
+        sv.add(d.exact ? z3::implies(*d.exact, r >= 0 && r < pow2big(d.k)) : (r >= 0 && r < pow2big(d.k)));
         std::vector<z3::expr> w{d.x};
+        if (d.exact) w.push_back(*d.exact);
         atomsOf(w);
         more = true;
       }
@@ -305,6 +314,7 @@ struct Eval {
       }
     }
     z3::check_result r = sv.check();
+    if (getenv("CHAPOLY_VERIFY_TRACE_SOLVE")) fprintf(stderr, "SOLVE %d\n%s\n", (int)r, sv.to_smt2().c_str());
     if (r != z3::sat) return r == z3::unsat ? 0 : -1;
     // The preferred facts (a case the kernel can reach) as long as they leave a model.
     sv.push();
@@ -324,7 +334,7 @@ struct Eval {
     if (k == 0) return *a.v;
     if (bitLen(a.hi) <= k) return c.int_val(0);
     if (val2(*a.v) >= k) return (*a.v / pow2big(k)).simplify(som);
-    return quot(*a.v, k);
+    return quot(*a.v, k, a.exactIf);
   }
   // x mod 2^k (exact): x - 2^k * floor(x/2^k), or x when x < 2^k.
   z3::expr low(const V &a, unsigned k) {
@@ -641,8 +651,14 @@ struct Eval {
         // Vector work (a stitched keystream helper's rounds, proved by its chacha-block
         // obligation): vector values are unknown here, and a store forgets all memory.
         if (e.ty.kind == Type::Vec) return V{};
-        // RVV: vsetvl's vl is a value this evaluator does not track (an unknown size_t).
-        if (isRvvSetvl(e.name)) return opaque(e.ty, "vl");
+        // RVV: vsetvl's vl is a value this evaluator does not track (an unknown size_t), at most
+        // the AVL it is handed (RVV 1.0, 6.3: vl <= min(AVL, VLMAX); the intrinsic table's vsetvl
+        // entry, tested on the instruction, models the same).
+        if (isRvvSetvl(e.name)) {
+          V vl = opaque(e.ty, "vl");
+          if (!e.args.empty() && e.args[0]) atMost(vl, eval(*e.args[0]));  // (AVL; then the SEW and LMUL codes)
+          return vl;
+        }
         if (e.ty.kind == Type::Void && (e.name.find("store") != std::string::npos || isRvvStore(e.name))) {
           havocMemory();
           return V{};
@@ -651,6 +667,13 @@ struct Eval {
       case Expr::InitList: fail(e.loc, "initialiser list outside a declaration");
     }
     fail(e.loc, "unsupported expression");
+  }
+
+  // The fact r <= limit for a fresh value r, where limit is the C value.
+  void atMost(const V &r, const V &limit) {
+    if (r.k != V::Int || limit.k != V::Int) return;
+    z3::expr f = *r.v <= *limit.v;
+    addFact(freshAtomOf(*r.v), limit.exactIf ? z3::implies(*limit.exactIf, f) : f);
   }
 
   V ptrAdd(const V &p, const V &n, bool minus, SrcLoc l) {
@@ -777,6 +800,7 @@ struct Eval {
       if (top == maxOf(ones)) {
         // A run of ones from bit lo: (x >> lo mod 2^ones) << lo.
         V q = intV(shr(x, lo), w, x.hi >> lo);
+        q.exactIf = x.exactIf;  // (its quotient atoms are x's C value's)
         if (ones + lo >= w && bitLen(x.hi) <= w) return intV(pow2big(lo) * *q.v, w, x.hi);
         z3::expr m = low(q, ones);
         return intV(pow2big(lo) * m, w, maxOf(ones) << lo);
@@ -934,6 +958,17 @@ struct Eval {
     Frame done = frames.back();
     frames.pop_back();
     chain.pop_back();
+    // A "blocks": "vl" keystream helper returns at most the blocks it is asked for (its
+    // chacha-block obligation proves vl <= the blocks asked, the first size_t parameter): a fresh
+    // value with that fact.
+    if (ct.present && ct.role == "chacha20.block" && fn.contract.find("\"blocks\":\"vl\"") != std::string::npos)
+      for (auto &[pv, val] : vals) {
+        const Var &v = F.vars[(size_t)pv];
+        if (v.ty.kind != Type::Int || v.ty.bits != 64 || v.ty.spelling.find("size_t") == std::string::npos) continue;
+        done.ret = opaque(fn.ret, "vl");
+        atMost(done.ret, val);
+        break;
+      }
     return done.ret;
   }
 
@@ -1755,6 +1790,13 @@ struct Eval {
     z3::expr exitFacts = c.bool_val(true);
     for (auto cd : kept) exitFacts = exitFacts && cd.substitute(from, toExit);
     if (li.exitCond) exitFacts = exitFacts && li.exitCond->substitute(from, toExit);
+    // A loop whose condition is false on entry (and is the C comparison there) runs no iteration:
+    // it exits with the entry values (a counterexample is then a case the loop can reach).
+    if (li.cond) {
+      z3::expr same = c.bool_val(true);
+      for (unsigned i = 0; i < toExit.size(); ++i) same = same && toExit[(int)i] == toEntry[(int)i];
+      exitFacts = exitFacts && z3::implies(!li.cond->substitute(from, toEntry), same);
+    }
     for (unsigned i = 0; i < toExit.size(); ++i) addFact(freshAtomOf(toExit[(int)i]), exitFacts);
     cursor = (*base + li.blk->substitute(from, toExit)).simplify(som);
   }
