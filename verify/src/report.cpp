@@ -76,7 +76,8 @@ std::vector<std::pair<std::string, std::string>> obligationKinds() {
                "8439 says (AEAD: pad bit, zero padding; Poly1305: 0x01 marker and no pad bit on a partial block)"},
       {"mac-order", "the pieces a kernel absorbs (block loops, partial blocks, the lengths block) follow one another "
                     "through its message in order, from its start to its end: pad16(AAD) || pad16(ciphertext) || "
-                    "lengths (RFC 8439 2.8), a Poly1305 message (2.5), or a streaming entry's whole blocks"},
+                    "lengths (RFC 8439 2.8), a Poly1305 message (2.5), or a streaming entry's whole blocks; and every "
+                    "block loop ends (a measure from its condition goes down each iteration)"},
       {"lengths-block", "an AEAD's last Poly1305 block before the final reduction is le64(aad_len) || le64(len) "
                         "with the pad bit (RFC 8439 2.8)"},
       {"chacha-block", "a scalar chacha20.block helper: 20 rounds + feed-forward equal RFC 8439 2.3"},

@@ -652,11 +652,20 @@ struct Eval {
         // obligation): vector values are unknown here, and a store forgets all memory.
         if (e.ty.kind == Type::Vec) return V{};
         // RVV: vsetvl's vl is a value this evaluator does not track (an unknown size_t), at most
-        // the AVL it is handed (RVV 1.0, 6.3: vl <= min(AVL, VLMAX); the intrinsic table's vsetvl
-        // entry, tested on the instruction, models the same).
+        // the AVL it is handed (RVV 1.0, 6.3: vl <= min(AVL, VLMAX); kernel-bytes and the
+        // intrinsic table's vsetvl entry, tested on the instruction, model the same). (A stitched
+        // "blocks": "vl" helper's body is walked, so its result has these facts too.)
         if (isRvvSetvl(e.name)) {
           V vl = opaque(e.ty, "vl");
-          if (!e.args.empty() && e.args[0]) atMost(vl, eval(*e.args[0]));  // (AVL; then the SEW and LMUL codes)
+          if (!e.args.empty() && e.args[0]) {  // (AVL; then the SEW and LMUL codes)
+            V avl = eval(*e.args[0]);
+            atMost(vl, avl);
+            // and at least 1 when AVL is (6.3: vl = AVL up to VLMAX, else >= ceil(AVL / 2)).
+            if (avl.k == V::Int) {
+              z3::expr f = z3::implies(*avl.v >= 1, *vl.v >= 1);
+              addFact(freshAtomOf(*vl.v), avl.exactIf ? z3::implies(*avl.exactIf, f) : f);
+            }
+          }
           return vl;
         }
         if (e.ty.kind == Type::Void && (e.name.find("store") != std::string::npos || isRvvStore(e.name))) {
@@ -958,17 +967,6 @@ struct Eval {
     Frame done = frames.back();
     frames.pop_back();
     chain.pop_back();
-    // A "blocks": "vl" keystream helper returns at most the blocks it is asked for (its
-    // chacha-block obligation proves vl <= the blocks asked, the first size_t parameter): a fresh
-    // value with that fact.
-    if (ct.present && ct.role == "chacha20.block" && fn.contract.find("\"blocks\":\"vl\"") != std::string::npos)
-      for (auto &[pv, val] : vals) {
-        const Var &v = F.vars[(size_t)pv];
-        if (v.ty.kind != Type::Int || v.ty.bits != 64 || v.ty.spelling.find("size_t") == std::string::npos) continue;
-        done.ret = opaque(fn.ret, "vl");
-        atMost(done.ret, val);
-        break;
-      }
     return done.ret;
   }
 
@@ -1786,6 +1784,46 @@ struct Eval {
       pathCond.erase(pathCond.begin() + (std::ptrdiff_t)depth, pathCond.end());
       kept = next;
     }
+    // The loop ends (every proof here is of what a kernel computes if it returns): its condition
+    // a < b, a <= b, a > b or a >= b gives a measure, b - a or a - b, bounded below where the
+    // condition holds as the C comparison; each iteration, from a head where it does (with the
+    // kept facts and the strides), must lower it by at least 1 and keep the comparison the C one.
+    // (An rvv loop that asks its helper for 0 blocks, vsetvl(0) = 0, spins and proved before.)
+    {
+      std::string why;
+      std::optional<z3::expr> m;
+      if (li.rawCond && li.cond && li.exitCond && li.rawCond->num_args() == 2 && li.rawCond->arg(0).is_int()) {
+        const Z3_decl_kind dk = li.rawCond->decl().decl_kind();
+        const z3::expr a = li.rawCond->arg(0), b = li.rawCond->arg(1);
+        if (dk == Z3_OP_LT || dk == Z3_OP_LE) m = b - a;
+        if (dk == Z3_OP_GT || dk == Z3_OP_GE) m = a - b;
+      }
+      if (!m) {
+        why = "the verifier cannot tell that it ends: its condition is no <, <=, > or >= comparison of integers";
+      } else {
+        const size_t depth = pathCond.size();
+        for (const auto &cd : kept) pathCond.push_back(cd);
+        pathCond.push_back(*li.cond && !*li.exitCond);  // the C comparison, true
+        for (auto &[v, hv] : headInts)
+          if (strideAt.count(v)) pathCond.push_back(z3::mod(hv, pow2(strideAt.at(v))) == 0);
+        // Exact at the next head: the condition is a C comparison there too (true or false).
+        z3::expr exactNext = (li.cond->substitute(from, toEnd) || li.exitCond->substitute(from, toEnd)) &&
+                             !(li.cond->substitute(from, toEnd) && li.exitCond->substitute(from, toEnd));
+        z3::expr down = m->substitute(from, toEnd) <= *m - 1;
+        std::string ex;
+        std::vector<z3::expr> small;
+        auto show = lengthsShown(small);
+        show.push_back({"measure at the head", *m});
+        show.push_back({"after one iteration", m->substitute(from, toEnd)});
+        int r = solve(!(exactNext && down), show, small, ex);
+        pathCond.erase(pathCond.begin() + (std::ptrdiff_t)depth, pathCond.end());
+        if (r != 0)
+          why = "an iteration can leave " + m->to_string() + " where it was (or raise it, or wrap the condition's operands)" +
+                (r == 1 ? "; e.g. " + ex : std::string(" (no answer within 2 s)"));
+      }
+      addOrderClaim(s.loc, "the loop at " + at + " ends: each iteration brings it closer to its exit" +
+                    (m ? " (" + m->to_string() + " goes down)" : std::string()), why);
+    }
     // At the exit: the kept facts, and the condition false.
     z3::expr exitFacts = c.bool_val(true);
     for (auto cd : kept) exitFacts = exitFacts && cd.substitute(from, toExit);
@@ -2580,6 +2618,8 @@ void proveScalarContracts(const File &f, const Function &kernel, const BoundsOpt
       it = idx.emplace(k, kr.obligations.size() - 1).first;
     }
     Obligation &o = kr.obligations[it->second];
+    // (Two claims at one line, such as a loop's start and its end, are one obligation saying both.)
+    if (o.what.find(cl.what) == std::string::npos) o.what += "; " + cl.what;
     if (!cl.ok && o.res == Res::OK) {
       o.res = Res::FAILED;
       o.cex = cl.cex;
