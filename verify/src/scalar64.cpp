@@ -659,12 +659,9 @@ struct Eval {
           V vl = opaque(e.ty, "vl");
           if (!e.args.empty() && e.args[0]) {  // (AVL; then the SEW and LMUL codes)
             V avl = eval(*e.args[0]);
-            atMost(vl, avl);
             // and at least 1 when AVL is (6.3: vl = AVL up to VLMAX, else >= ceil(AVL / 2)).
-            if (avl.k == V::Int) {
-              z3::expr f = z3::implies(*avl.v >= 1, *vl.v >= 1);
-              addFact(freshAtomOf(*vl.v), avl.exactIf ? z3::implies(*avl.exactIf, f) : f);
-            }
+            if (vl.k == V::Int && avl.k == V::Int)
+              factWhereExact(vl, avl, *vl.v <= *avl.v && z3::implies(*avl.v >= 1, *vl.v >= 1));
           }
           return vl;
         }
@@ -678,11 +675,9 @@ struct Eval {
     fail(e.loc, "unsupported expression");
   }
 
-  // The fact r <= limit for a fresh value r, where limit is the C value.
-  void atMost(const V &r, const V &limit) {
-    if (r.k != V::Int || limit.k != V::Int) return;
-    z3::expr f = *r.v <= *limit.v;
-    addFact(freshAtomOf(*r.v), limit.exactIf ? z3::implies(*limit.exactIf, f) : f);
+  // The fact f about a fresh value r, where `from` (what f relates it to) is the C value.
+  void factWhereExact(const V &r, const V &from, const z3::expr &f) {
+    addFact(freshAtomOf(*r.v), from.exactIf ? z3::implies(*from.exactIf, f) : f);
   }
 
   V ptrAdd(const V &p, const V &n, bool minus, SrcLoc l) {
@@ -1768,13 +1763,18 @@ struct Eval {
         if (z3::eq(h2, hv) && li.end.count(v)) e = li.end.at(v);
       toEnd.push_back(e);
     }
-    for (bool changed = true; changed && !kept.empty();) {
-      changed = false;
+    // At a head: the kept facts, `cond` (the loop's condition) and the strides, as path conditions.
+    auto assumeHead = [&](const std::optional<z3::expr> &cond) {
       const size_t depth = pathCond.size();
       for (const auto &cd : kept) pathCond.push_back(cd);
-      if (li.cond) pathCond.push_back(*li.cond);
+      if (cond) pathCond.push_back(*cond);
       for (auto &[v, hv] : headInts)
         if (strideAt.count(v)) pathCond.push_back(z3::mod(hv, pow2(strideAt.at(v))) == 0);
+      return depth;
+    };
+    for (bool changed = true; changed && !kept.empty();) {
+      changed = false;
+      const size_t depth = assumeHead(li.cond);
       std::vector<z3::expr> next;
       for (auto cd : kept) {
         std::string unused;
@@ -1801,14 +1801,12 @@ struct Eval {
       if (!m) {
         why = "the verifier cannot tell that it ends: its condition is no <, <=, > or >= comparison of integers";
       } else {
-        const size_t depth = pathCond.size();
-        for (const auto &cd : kept) pathCond.push_back(cd);
-        pathCond.push_back(*li.cond && !*li.exitCond);  // the C comparison, true
-        for (auto &[v, hv] : headInts)
-          if (strideAt.count(v)) pathCond.push_back(z3::mod(hv, pow2(strideAt.at(v))) == 0);
+        // (cond = exact -> c and exitCond = exact -> !c: both hold exactly where the comparison
+        // is not the C one.)
+        z3::expr exact = !(*li.cond && *li.exitCond);
+        const size_t depth = assumeHead(exact && *li.cond);  // the C comparison, true
         // Exact at the next head: the condition is a C comparison there too (true or false).
-        z3::expr exactNext = (li.cond->substitute(from, toEnd) || li.exitCond->substitute(from, toEnd)) &&
-                             !(li.cond->substitute(from, toEnd) && li.exitCond->substitute(from, toEnd));
+        z3::expr exactNext = exact.substitute(from, toEnd);
         z3::expr down = m->substitute(from, toEnd) <= *m - 1;
         std::string ex;
         std::vector<z3::expr> small;
