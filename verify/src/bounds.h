@@ -61,6 +61,7 @@ struct BoundsOptions {
   unsigned unrollCap = 4096;             // iterations of loops whose condition stays decided
   std::set<std::string> finalReduction;  // helpers proved separately by the bit-vector pass
   std::string onlyObligation;            // "" = all
+  bool failFast = false;                 // --fail-fast: obligations after a failure may be skipped
 };
 
 KernelResult proveBounds(const File &f, const Function &kernel, Prover &prover,

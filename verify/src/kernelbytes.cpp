@@ -17,6 +17,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <set>
 
@@ -53,6 +54,10 @@ class Walker {
   unsigned checks = 0;
   int inlineDepth = 0;
   bool checking = true;  // false while a loop's facts are being found: accesses are checked after
+  // The IFMA dialect (the AVX-512 kernels, no contracts): every helper is walked (inlined), vector
+  // loads and stores are accesses with the footprint of their intrinsic (a masked one: the bytes
+  // of its mask's set bits), masks and _bzhi_u* are integers, pointers may move in loops.
+  bool ifma = false;
 
   // ---- the `keystream` pass (ks = true): which keystream byte each text byte gets ----
   // Byte q of the output text buffer must be byte q of the input text buffer XOR byte q % 64 of
@@ -250,6 +255,13 @@ class Walker {
     });
   }
 
+  // An integer added to a pointer or used as an index: a signed one narrower than 64 bits is
+  // sign-extended (C converts it to ptrdiff_t) in the IFMA dialect.
+  z3::expr offsetOf(const Expr &x, const Val &v, SrcLoc l) {
+    z3::expr i = asInt(v, l);
+    if (ifma && x.ty.kind == Type::Int && x.ty.isSigned && x.ty.bits >= 8 && x.ty.bits < 64) return z3::sext(i.extract(x.ty.bits - 1, 0), 64 - x.ty.bits);
+    return i;
+  }
   z3::expr asInt(const Val &v, SrcLoc l) {
     if (v.ptr) return c.bv_const(("&" + v.base).c_str(), 64) + *v.e;
     if (!v.e) fail(l, "a value with no integer meaning");
@@ -267,7 +279,7 @@ class Walker {
   Val addrOf(const Expr &e) {
     if (e.kind == Expr::Index) {
       Val p = eval(*e.args[0]);
-      z3::expr i = asInt(eval(*e.args[1]), e.loc);
+      z3::expr i = offsetOf(*e.args[1], eval(*e.args[1]), e.loc);
       if (!p.ptr) fail(e.loc, "an index into a value that is not a pointer");
       Val r = p;
       r.e = *p.e + i * bv(p.elem);
@@ -423,13 +435,13 @@ class Walker {
         Val a = eval(*e.args[0]), b = eval(*e.args[1]);
         if ((e.name == "+" || e.name == "-") && a.ptr && !b.ptr) {
           Val r = a;
-          z3::expr d = asInt(b, e.loc) * bv(a.elem);
+          z3::expr d = offsetOf(*e.args[1], b, e.loc) * bv(a.elem);
           r.e = e.name == "+" ? *a.e + d : *a.e - d;
           return r;
         }
         if (e.name == "+" && b.ptr && !a.ptr) {
           Val r = b;
-          r.e = *b.e + asInt(a, e.loc) * bv(b.elem);
+          r.e = *b.e + offsetOf(*e.args[0], a, e.loc) * bv(b.elem);
           return r;
         }
         z3::expr x = asInt(a, e.loc), y = asInt(b, e.loc);
@@ -443,7 +455,19 @@ class Walker {
           if (x.ty.kind != Type::Int || !x.ty.isSigned) return false;
           return !(x.kind == Expr::Const && (x.value >> (x.ty.bits ? x.ty.bits - 1 : 63)) == 0);
         };
-        const bool cmpOrDiv = op == "<" || op == "<=" || op == ">" || op == ">=" || op == "/" || op == "%";
+        const bool cmp = op == "<" || op == "<=" || op == ">" || op == ">=";
+        const bool cmpOrDiv = cmp || op == "/" || op == "%";
+        // The IFMA dialect's `for (int g = 0; g < 8; ++g)`: a comparison of two signed integers of
+        // one width is the signed comparison of their two's complement values.
+        const Type &ta = e.args[0]->ty, &tb = e.args[1]->ty;
+        if (ifma && cmp && ta.kind == Type::Int && tb.kind == Type::Int && ta.isSigned && tb.isSigned && ta.bits == tb.bits &&
+            ta.bits >= 8 && ta.bits <= 64) {
+          const z3::expr sx = x.extract(ta.bits - 1, 0), sy = y.extract(ta.bits - 1, 0);
+          if (op == "<") return intV(b2i(z3::slt(sx, sy)));
+          if (op == "<=") return intV(b2i(z3::sle(sx, sy)));
+          if (op == ">") return intV(b2i(z3::sgt(sx, sy)));
+          return intV(b2i(z3::sge(sx, sy)));
+        }
         if ((cmpOrDiv && (signedOperand(*e.args[0]) || signedOperand(*e.args[1]))) || (op == ">>" && signedOperand(*e.args[0])))
           fail(e.loc, "a signed " + op + " outside the kernel-bytes dialect (unsigned integers only)");
         if (op == "+") return intV(trunc(x + y, w));
@@ -478,6 +502,12 @@ class Walker {
           if (!v.ptr) fail(e.loc, "an integer converted to a pointer");
           v.elem = bytesOf(e.ty);
           return v;
+        }
+        if (ifma && e.ty.kind == Type::Mask) {
+          // A k-mask of `bits` lanes: an integer of that width (its set bits are the lanes a
+          // masked access touches).
+          if (v.ptr || !v.e) fail(e.loc, "a mask made from a value with no integer meaning");
+          return intV(trunc(*v.e, e.ty.bits));
         }
         if (e.ty.kind == Type::Int || e.ty.kind == Type::Bool) {
           if (v.ptr) return intV(unknown("addr"));  // an address as a number (alignment tests)
@@ -544,6 +574,7 @@ class Walker {
       case Expr::Intrin: {
         std::vector<Val> av;
         for (const auto &a : e.args) av.push_back(a ? eval(*a) : Val{});
+        if (ifma) return intrinsic(e, av);
         if (isRvvSetvl(e.name) && !av.empty() && av[0].e && !av[0].ptr) {
           // RVV 1.0: vl <= AVL (and <= VLMAX).
           z3::expr vl = unknown("vl");
@@ -560,13 +591,104 @@ class Walker {
     }
   }
 
+  // An intrinsic of the IFMA dialect. Vector loads and stores are accesses of the bytes their
+  // intrinsic reads or writes (Intel SDM vol. 2: MOVDQU64/VMOVDQU8 and their masked forms); a
+  // masked one touches only the elements of its mask's set bits (masked-off elements are not
+  // accessed and do not fault, SDM vol. 1 15.4.1), so bit i of the mask, set, claims bytes
+  // [off + E i, off + E i + E) for elements of E bytes. _bzhi_u64/_u32 (BMI2 BZHI: the source
+  // with the bits from index src2[7:0] up cleared, unchanged for an index >= the width) and any
+  // intrinsic with an integer or mask result are integers; vectors have no integer meaning here.
+  Val intrinsic(const Expr &e, const std::vector<Val> &av) {
+    struct Mem {
+      const char *name;
+      bool write;
+      unsigned bytes;  // unmasked: the bytes accessed
+      int ptr, mask;   // argument positions (mask -1: unmasked)
+      unsigned elem;   // masked: bytes per mask bit
+    };
+    static const Mem table[] = {
+        {"_mm512_loadu_si512", false, 64, 0, -1, 0},      {"_mm512_storeu_si512", true, 64, 0, -1, 0},
+        {"_mm256_loadu_si256", false, 32, 0, -1, 0},      {"_mm256_storeu_si256", true, 32, 0, -1, 0},
+        {"_mm_loadu_si128", false, 16, 0, -1, 0},         {"_mm_storeu_si128", true, 16, 0, -1, 0},
+        {"_mm512_maskz_loadu_epi8", false, 0, 1, 0, 1},   {"_mm512_mask_loadu_epi8", false, 0, 2, 1, 1},
+        {"_mm512_mask_storeu_epi8", true, 0, 0, 1, 1},    {"_mm256_maskz_loadu_epi8", false, 0, 1, 0, 1},
+        {"_mm256_mask_storeu_epi8", true, 0, 0, 1, 1},    {"_mm_maskz_loadu_epi8", false, 0, 1, 0, 1},
+        {"_mm_mask_storeu_epi8", true, 0, 0, 1, 1},       {"_mm512_maskz_loadu_epi32", false, 0, 1, 0, 4},
+        {"_mm512_mask_storeu_epi32", true, 0, 0, 1, 4},   {"_mm512_maskz_loadu_epi64", false, 0, 1, 0, 8},
+        {"_mm512_mask_storeu_epi64", true, 0, 0, 1, 8},
+    };
+    for (const Mem &m : table) {
+      if (e.name != m.name) continue;
+      if ((size_t)m.ptr >= av.size() || (m.mask >= 0 && (size_t)m.mask >= av.size())) fail(e.loc, e.name + ": too few arguments");
+      const Val &p = av[(size_t)m.ptr];
+      const std::string what = std::string(m.write ? "a write" : "a read") + " (" + e.name + ")";
+      if (m.mask < 0) {
+        access(p, bv(m.bytes), e.loc, what);
+      } else {
+        const Val &k = av[(size_t)m.mask];
+        if (k.ptr || !k.e) fail(e.loc, e.name + ": a mask with no integer meaning");
+        maskedAccess(p, *k.e, m.elem, e.loc, what);
+      }
+      return Val{};
+    }
+    for (const char *op : {"load", "store", "stream", "gather", "scatter", "maskmov", "lddqu", "expand", "compress"})
+      if (e.name.find(op) != std::string::npos)
+        fail(e.loc, "memory intrinsic '" + e.name + "' without a footprint in kernel-bytes (the bytes it touches are unknown)");
+    if (e.name == "_bzhi_u64" || e.name == "_bzhi_u32") {
+      if (av.size() != 2 || !av[0].e || av[0].ptr || !av[1].e || av[1].ptr) fail(e.loc, e.name + ": arguments with no integer meaning");
+      const unsigned w = e.name == "_bzhi_u64" ? 64 : 32;
+      const z3::expr idx = *av[1].e & bv(0xff), src = trunc(*av[0].e, w);
+      return intV(z3::ite(z3::ult(idx, bv(w)), src & (z3::shl(bv(1), idx) - bv(1)), src));
+    }
+    if (e.ty.kind == Type::Int || e.ty.kind == Type::Bool || e.ty.kind == Type::Mask)
+      return intV(trunc(unknown("intrin"), e.ty.bits ? e.ty.bits : 64));
+    return Val{};
+  }
+
+  // A masked access at p: bit i of mask k (set) touches bytes [off + elem i, off + elem (i + 1)).
+  // All of them lie in the buffer iff off <= size and k has no set bit at or above
+  // (size - off) / elem (a logical shift by 64 or more gives 0).
+  void maskedAccess(const Val &p, const z3::expr &k, unsigned elem, SrcLoc l, const std::string &what) {
+    if (!checking) return;
+    if (!p.ptr) fail(l, what + " through a value that is not a pointer into a known buffer");
+    auto b = bound.find(p.base);
+    if (b == bound.end()) fail(l, what + " through '" + p.base + "', a buffer of unknown size");
+    const z3::expr off = *p.e, size = b->second;
+    const z3::expr room = z3::udiv(size - off, bv(elem));
+    defer(z3::ule(off, size) && z3::lshr(k, room) == bv(0), [this, base = p.base, what, l, off, k, elem, size] {
+      std::string name = base[0] == '@' ? base.substr(1, base.find('#') - 1) : base;
+      std::string ex;
+      z3::solver so = solverOnPath();
+      so.add(!(z3::ule(off, size) && z3::lshr(k, z3::udiv(size - off, bv(elem))) == bv(0)));
+      if (so.check() == z3::sat) {
+        z3::model m = so.get_model();
+        auto val = [&](const z3::expr &x) {
+          z3::expr y = m.eval(x, true).simplify();
+          return y.is_numeral() ? std::to_string(y.get_numeral_uint64()) : y.to_string();
+        };
+        ex = "; e.g. offset " + val(off) + ", mask 0x" + [&] {
+          z3::expr y = m.eval(k, true).simplify();
+          char buf[24];
+          snprintf(buf, sizeof buf, "%llx", y.is_numeral() ? (unsigned long long)y.get_numeral_uint64() : 0ull);
+          return std::string(buf);
+        }() + " (" + std::to_string(elem) + "-byte elements), " + name + " of " + val(size) + " bytes";
+        for (unsigned i = 0; i < m.num_consts() && i < 10; ++i) {
+          z3::func_decl d = m.get_const_decl(i);
+          const std::string n = d.name().str();
+          if (d.range().is_bv() && n.find('#') == std::string::npos && n.find('@') == std::string::npos) ex += ", " + n + " = " + val(m.get_const_interp(d));
+        }
+      }
+      fail(l, what + " may touch bytes past the end of " + name + ": its mask has a set bit beyond the buffer" + ex);
+    });
+  }
+
   // A helper call: a proved helper by its footprint, a small helper without a contract inlined.
   Val call(const Expr &e) {
     const Function &g = F.funcs[(size_t)e.fn];
     std::vector<Val> args;
     for (const auto &a : e.args) args.push_back(a ? eval(*a) : Val{});
     Contract gc = contractOf(g);
-    if (!gc.present) {
+    if (!gc.present || ifma) {
       if (++inlineDepth > 8) fail(e.loc, "helpers nested too deep");
       for (size_t k = 0; ks && k < g.params.size() && k < e.args.size(); ++k)
         if (F.vars[(size_t)g.params[k]].isRef && e.args[k] && e.args[k]->kind != Expr::Var)
@@ -855,8 +977,15 @@ class Walker {
     std::vector<int> vars;
     for (int v : out)
       if (!decl.count(v) && env.count(v) && !env[v].ptr && F.vars[(size_t)v].ty.kind == Type::Int) vars.push_back(v);
+    // Pointer variables the loop moves (the IFMA dialect's `mp += 128`, `out += step`): each keeps
+    // its buffer, its offset is a loop variable like the integers.
+    std::vector<int> pvars;
     for (int v : out)
-      if (env.count(v) && env[v].ptr && !decl.count(v)) fail(s.loc, "a loop that moves a pointer variable");
+      if (env.count(v) && env[v].ptr && !decl.count(v)) {
+        if (!ifma) fail(s.loc, "a loop that moves a pointer variable");
+        if (!env[v].e) fail(s.loc, "a loop that moves a pointer with no known offset");
+        pvars.push_back(v);
+      }
     // Candidate facts a <= b among the loop's size_t variables and len: those true on entry.
     std::vector<std::pair<int, int>> cand;  // -1 stands for len
     auto sizeVar = [&](int v) { return F.vars[(size_t)v].ty.bits == 64; };
@@ -865,8 +994,11 @@ class Walker {
       if (sizeVar(v)) terms.push_back(v);
     const bool haveLen = hasParam("len");
     if (haveLen) terms.push_back(-1);
+    // The IFMA dialect walks the AAD's loops too: aad_len is a term beside len.
+    if (ifma && hasParam("aad_len")) terms.push_back(-2);
     std::map<int, Val> entry = env;
-    auto termOf = [&](int v, const std::map<int, Val> &en) { return v < 0 ? c.bv_const("len", 64) : *en.at(v).e; };
+    const Expr *cnd = s.e.get();
+    auto termOf = [&](int v, const std::map<int, Val> &en) { return v < 0 ? c.bv_const(v == -1 ? "len" : "aad_len", 64) : *en.at(v).e; };
     {
       std::vector<std::pair<int, int>> pairs;
       std::vector<z3::expr> claims;
@@ -885,6 +1017,29 @@ class Walker {
     for (int v : vars)
       if (sizeVar(v) && entry.at(v).e->simplify().is_numeral() && entry.at(v).e->simplify().get_numeral_uint64() != 0)
         lower.push_back({v, entry.at(v).e->simplify().get_numeral_uint64()});
+    // IFMA dialect: K <= v and v <= K for an integer entering with a constant K (a count-down
+    // `for (int i = 7; i >= 0; --i)` keeps i <= 7), compared as the variable's type does.
+    struct Range {
+      int v;
+      z3::expr k;
+      bool upper;
+    };
+    std::vector<Range> ranges;
+    auto rangeTerm = [&](const Range &r, const std::map<int, Val> &en) {
+      const Type &t = F.vars[(size_t)r.v].ty;
+      const z3::expr x = *en.at(r.v).e;
+      if (t.isSigned && t.bits >= 8 && t.bits <= 64) {
+        const z3::expr sx = x.extract(t.bits - 1, 0), sk = r.k.extract(t.bits - 1, 0);
+        return r.upper ? z3::sle(sx, sk) : z3::sle(sk, sx);
+      }
+      return r.upper ? z3::ule(x, r.k) : z3::ule(r.k, x);
+    };
+    if (ifma)
+      for (int v : vars)
+        if (F.vars[(size_t)v].ty.isSigned && entry.at(v).e->simplify().is_numeral()) {
+          ranges.push_back(Range{v, entry.at(v).e->simplify(), true});
+          ranges.push_back(Range{v, entry.at(v).e->simplify(), false});
+        }
     // And, between a size_t loop variable u and a 32-bit one v (a byte offset and a block counter
     // of a keystream loop, which moves both by its blocks), 64 v - u (mod 2^38) as on entry; and
     // u mod 64 as on entry.
@@ -903,19 +1058,111 @@ class Walker {
       for (int v : vars)
         if (F.vars[(size_t)v].ty.bits == 32) rel.push_back({u, v, relTerm(u, v, entry)});
     }
+    // The head of an arbitrary iteration: every loop variable unknown (a moved pointer keeps its
+    // buffer, with an unknown offset).
+    auto head = [&](const std::string &tag) {
+      for (int v : vars) {
+        z3::expr x = c.bv_const((F.vars[(size_t)v].name + tag + std::to_string(fresh++)).c_str(), 64);
+        // (IFMA dialect: a narrower integer's value is kept in its width, as assignments keep it.)
+        const unsigned w = F.vars[(size_t)v].ty.bits;
+        env[v] = intV(ifma && w >= 1 && w < 64 ? trunc(x, w) : x);
+      }
+      for (int v : pvars) {
+        Val p = entry.at(v);
+        p.e = c.bv_const((F.vars[(size_t)v].name + tag + std::to_string(fresh++)).c_str(), 64);
+        env[v] = p;
+      }
+    };
+    // After an iteration every moved pointer is still in its buffer's base.
+    auto sameBases = [&] {
+      for (int v : pvars) {
+        const Val &p = env.at(v);
+        if (!p.ptr || p.base != entry.at(v).base || !p.e) fail(s.loc, "a loop that moves pointer " + F.vars[(size_t)v].name + " to another buffer");
+      }
+    };
+    // IFMA dialect: linear relations a x - b y = k (mod 2^64) between two loop variables (integer
+    // values, moved pointers' offsets) that hold on entry and that one iteration keeps: where
+    // one iteration moves both by constants dx and dy, a = dy / g and b = dx / g (g their
+    // greatest common divisor: mp - 128 g, mp + n); else x + y and x - y (out + n when both move
+    // by the same unknown step).
+    struct Lin {
+      int x, y;
+      int64_t a, b;
+      z3::expr k;
+    };
+    std::vector<Lin> lin;
+    // A variable's value as a 64-bit number: a signed integer narrower than 64 bits sign-extended
+    // (`int g` counts 0..8; a step that would overflow it is undefined in C and, under the loop
+    // condition g < 8, never taken), a moved pointer's offset.
+    auto linVal = [&](int v, const std::map<int, Val> &en) {
+      const Type &t = F.vars[(size_t)v].ty;
+      const z3::expr x = *en.at(v).e;
+      if (!en.at(v).ptr && t.kind == Type::Int && t.isSigned && t.bits >= 8 && t.bits < 64) return z3::sext(x.extract(t.bits - 1, 0), 64 - t.bits);
+      return x;
+    };
+    auto linTerm = [&](const Lin &l, const std::map<int, Val> &en) {
+      return bv((uint64_t)l.a) * linVal(l.x, en) - bv((uint64_t)l.b) * linVal(l.y, en);
+    };
+    if (ifma) {
+      std::vector<int> lv = vars;
+      lv.insert(lv.end(), pvars.begin(), pvars.end());
+      if (lv.size() >= 2) {
+        // One iteration from an unknown head, to read each variable's step.
+        head("@d");
+        const std::map<int, Val> h0 = env;
+        const bool saved = returned, savedChecking = checking;
+        const size_t pd = path.size();
+        checking = false;
+        if (cnd) path.push_back(asInt(eval(*cnd), s.loc) != bv(0));
+        if (s.then) exec(*s.then);
+        if (s.inc) eval(*s.inc);
+        checking = savedChecking;
+        returned = saved;
+        path.erase(path.begin() + (long)pd, path.end());
+        std::map<int, std::optional<int64_t>> step;
+        for (int v : lv) {
+          if (!env.count(v) || !env.at(v).e) continue;
+          // The step in the variable's own width (a 32-bit counter's ++ is +1 there).
+          const Type &t = F.vars[(size_t)v].ty;
+          const unsigned w = !env.at(v).ptr && t.kind == Type::Int && t.bits >= 8 && t.bits < 64 ? t.bits : 64;
+          z3::expr d = (env.at(v).e->extract(w - 1, 0) - h0.at(v).e->extract(w - 1, 0)).simplify();
+          if (d.is_numeral()) {
+            uint64_t u = d.get_numeral_uint64();
+            if (w < 64 && (u >> (w - 1)) & 1) u |= ~0ull << w;  // two's complement in w bits
+            step[v] = (int64_t)u;
+          }
+        }
+        env = entry;
+        fills = fillsEntry;
+        std::vector<Lin> cands;
+        for (size_t i = 0; i < lv.size(); ++i)
+          for (size_t j = i + 1; j < lv.size(); ++j) {
+            const int x = lv[i], y = lv[j];
+            const auto dx = step[x], dy = step[y];
+            if (dx && dy && *dx != 0 && *dy != 0) {
+              const int64_t g = std::gcd(*dx, *dy);
+              cands.push_back(Lin{x, y, *dy / g, *dx / g, bv(0)});
+            } else {
+              cands.push_back(Lin{x, y, 1, -1, bv(0)});
+              cands.push_back(Lin{x, y, 1, 1, bv(0)});
+            }
+          }
+        for (Lin &l : cands) {
+          l.k = linTerm(l, entry).simplify();
+          lin.push_back(l);
+        }
+      }
+    }
     // Every candidate fact at the state `en` (a loop head, or after the loop).
     auto pushFacts = [&](const std::map<int, Val> &en) {
       for (auto &[a, b] : cand) path.push_back(z3::ule(termOf(a, en), termOf(b, en)));
       for (auto &[v, k] : lower) path.push_back(z3::ule(bv(k), *en.at(v).e));
+      for (const Range &r : ranges) path.push_back(rangeTerm(r, en));
       for (const Rel &r : rel) path.push_back(relTerm(r.u, r.v, en) == r.k);
+      for (const Lin &l : lin) path.push_back(linTerm(l, en) == l.k);
     };
     // A counting loop for (i = A; i < B; ++i) with B unchanged: A <= i < B.
     std::optional<std::pair<int, z3::expr>> counting;
-    const Expr *cnd = s.e.get();
-    // The head of an arbitrary iteration.
-    auto head = [&](const std::string &tag) {
-      for (int v : vars) env[v] = intV(c.bv_const((F.vars[(size_t)v].name + tag + std::to_string(fresh++)).c_str(), 64));
-    };
     // Keep what holds: check each candidate fact for one iteration from a head where all hold.
     const size_t p0 = path.size();
     for (int round = 0; round < 4; ++round) {
@@ -929,10 +1176,13 @@ class Walker {
       if (s.inc) eval(*s.inc);
       checking = savedChecking;
       returned = saved;
+      sameBases();
       std::vector<z3::expr> claims;
       for (auto &[a, b] : cand) claims.push_back(z3::ule(termOf(a, env), termOf(b, env)));
       for (auto &[v, k] : lower) claims.push_back(z3::ule(bv(k), *env.at(v).e));
+      for (const Range &r : ranges) claims.push_back(rangeTerm(r, env));
       for (const Rel &r : rel) claims.push_back(relTerm(r.u, r.v, env) == r.k);
+      for (const Lin &l : lin) claims.push_back(linTerm(l, env) == l.k);
       const std::vector<bool> ok = holdsEach(claims);
       size_t at = 0;
       std::vector<std::pair<int, int>> keep;
@@ -941,13 +1191,23 @@ class Walker {
       std::vector<std::pair<int, uint64_t>> keepLow;
       for (auto &vk : lower)
         if (ok[at++]) keepLow.push_back(vk);
+      std::vector<Range> keepRange;
+      for (const Range &r : ranges)
+        if (ok[at++]) keepRange.push_back(r);
       std::vector<Rel> keepRel;
       for (const Rel &r : rel)
         if (ok[at++]) keepRel.push_back(r);
+      std::vector<Lin> keepLin;
+      for (const Lin &l : lin)
+        if (ok[at++]) keepLin.push_back(l);
       path.erase(path.begin() + (long)p0, path.end());
       env = entry;
       fills = fillsEntry;
-      if (keep.size() == cand.size() && keepLow.size() == lower.size() && keepRel.size() == rel.size()) break;
+      if (keep.size() == cand.size() && keepLow.size() == lower.size() && keepRel.size() == rel.size() && keepLin.size() == lin.size() &&
+          keepRange.size() == ranges.size())
+        break;
+      ranges = keepRange;
+      lin = keepLin;
       rel = keepRel;
       cand = keep;
       lower = keepLow;
@@ -969,8 +1229,13 @@ class Walker {
       bool fixed = true;
       for (int v : bvars)
         if (out.count(v)) fixed = false;
-      if (fixed && entry.count(counter) && entry.at(counter).e)
-        path.push_back(z3::ule(*entry.at(counter).e, *env.at(counter).e));
+      if (fixed && entry.count(counter) && entry.at(counter).e) {
+        const Type &ct = F.vars[(size_t)counter].ty;
+        if (ifma && ct.isSigned && ct.bits >= 8 && ct.bits <= 64)
+          path.push_back(z3::sle(entry.at(counter).e->extract(ct.bits - 1, 0), env.at(counter).e->extract(ct.bits - 1, 0)));
+        else
+          path.push_back(z3::ule(*entry.at(counter).e, *env.at(counter).e));
+      }
     }
     if (cnd) path.push_back(asInt(eval(*cnd), s.loc) != bv(0));
     bool saved = returned;
@@ -1055,7 +1320,7 @@ void proveKeystream(const File &f, const Function &kernel, const std::function<O
 void proveKernelBytes(const File &f, const Function &kernel, const std::function<Obligation *(SrcLoc, const std::string &)> &add) {
   Obligation *o = add(kernel.loc, "every byte " + kernel.name + " reads or writes itself, and every buffer it hands to a helper, lies inside its buffer");
   if (!o) return;
-  walk(f, kernel, *o, [](Walker &, z3::context &) {});
+  walk(f, kernel, *o, [&](Walker &w, z3::context &) { w.ifma = !usesContracts(f); });
 }
 
 }  // namespace cv

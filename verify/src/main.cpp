@@ -139,6 +139,7 @@ int main(int argc, char **argv) {
     cv::BoundsOptions bo;
     bo.finalReduction = cv::finalReductionHelpers(file);
     bo.onlyObligation = only;
+    bo.failFast = failFast;
     bool any = false, stopped = false;
     auto failed = [](const cv::KernelResult &kr) {
       if (!kr.errors.empty()) return true;

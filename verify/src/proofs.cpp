@@ -1532,6 +1532,18 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
     o.note = r.note;
     o.ms = msSince(t0);
   }
+  if (!usesContracts(f)) {
+    // The IFMA dialect's memory bounds (kernelbytes.cpp: every helper walked, vector loads and
+    // stores by their footprints). The slowest semantic walk, so it comes last; under --fail-fast
+    // a kernel that has already failed skips it (a mutant needs one failure).
+    bool failedYet = !kr.errors.empty();
+    for (const auto &o : kr.obligations) failedYet = failedYet || (!o.skipped && o.res != Res::OK);
+    proveKernelBytes(f, kernel, [&](SrcLoc l, const std::string &what) -> Obligation * {
+      Obligation &o = addObl(kr, f, "kernel-bytes", l, what, kernel.name);
+      if (!selected(opt, o) || (opt.failFast && failedYet)) o.skipped = true;
+      return o.skipped ? nullptr : &o;
+    });
+  }
 }
 
 }  // namespace cv
