@@ -107,6 +107,77 @@ static inline __attribute__((always_inline)) void chacha20_x4_rounds(__m512i &xa
   }
 }
 
+// 20 rounds on two independent 4-block states, interleaved for instruction-level parallelism.
+// chapoly-contract: {"role":"chacha20.lanes"}
+static inline __attribute__((always_inline)) void chacha20_x4_rounds2(__m512i &xa, __m512i &xb, __m512i &xc, __m512i &xd,
+                                 __m512i &ya, __m512i &yb, __m512i &yc, __m512i &yd)
+{
+
+  for (int i = 0; i < 10; ++i) {
+    xa = _mm512_add_epi32(xa, xb);                          // column rows: a += b
+    ya = _mm512_add_epi32(ya, yb);                          // column rows: a += b
+    xd = _mm512_xor_si512(xd, xa);                          // d ^= a
+    yd = _mm512_xor_si512(yd, ya);                          // d ^= a
+    xd = _mm512_rol_epi32(xd, 16);                          // d <<<= 16
+    yd = _mm512_rol_epi32(yd, 16);                          // d <<<= 16
+    xc = _mm512_add_epi32(xc, xd);                          // column rows: c += d
+    yc = _mm512_add_epi32(yc, yd);                          // column rows: c += d
+    xb = _mm512_xor_si512(xb, xc);                          // b ^= c
+    yb = _mm512_xor_si512(yb, yc);                          // b ^= c
+    xb = _mm512_rol_epi32(xb, 12);                          // b <<<= 12
+    yb = _mm512_rol_epi32(yb, 12);                          // b <<<= 12
+    xa = _mm512_add_epi32(xa, xb);                          // column rows: a += b
+    ya = _mm512_add_epi32(ya, yb);                          // column rows: a += b
+    xd = _mm512_xor_si512(xd, xa);                          // d ^= a
+    yd = _mm512_xor_si512(yd, ya);                          // d ^= a
+    xd = _mm512_rol_epi32(xd, 8);                           // d <<<= 8
+    yd = _mm512_rol_epi32(yd, 8);                           // d <<<= 8
+    xc = _mm512_add_epi32(xc, xd);                          // column rows: c += d
+    yc = _mm512_add_epi32(yc, yd);                          // column rows: c += d
+    xb = _mm512_xor_si512(xb, xc);                          // b ^= c
+    yb = _mm512_xor_si512(yb, yc);                          // b ^= c
+    xb = _mm512_rol_epi32(xb, 7);                           // b <<<= 7
+    yb = _mm512_rol_epi32(yb, 7);                           // b <<<= 7
+    xb = _mm512_shuffle_epi32(xb, (_MM_PERM_ENUM)0x39);     // diagonalise: row b words (1,2,3,0)
+    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
+    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x93);     // row d words (3,0,1,2)
+    yb = _mm512_shuffle_epi32(yb, (_MM_PERM_ENUM)0x39);     // diagonalise: row b words (1,2,3,0)
+    yc = _mm512_shuffle_epi32(yc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
+    yd = _mm512_shuffle_epi32(yd, (_MM_PERM_ENUM)0x93);     // row d words (3,0,1,2)
+    xa = _mm512_add_epi32(xa, xb);                          // diagonal rows: a += b
+    ya = _mm512_add_epi32(ya, yb);                          // diagonal rows: a += b
+    xd = _mm512_xor_si512(xd, xa);                          // d ^= a
+    yd = _mm512_xor_si512(yd, ya);                          // d ^= a
+    xd = _mm512_rol_epi32(xd, 16);                          // d <<<= 16
+    yd = _mm512_rol_epi32(yd, 16);                          // d <<<= 16
+    xc = _mm512_add_epi32(xc, xd);                          // diagonal rows: c += d
+    yc = _mm512_add_epi32(yc, yd);                          // diagonal rows: c += d
+    xb = _mm512_xor_si512(xb, xc);                          // b ^= c
+    yb = _mm512_xor_si512(yb, yc);                          // b ^= c
+    xb = _mm512_rol_epi32(xb, 12);                          // b <<<= 12
+    yb = _mm512_rol_epi32(yb, 12);                          // b <<<= 12
+    xa = _mm512_add_epi32(xa, xb);                          // diagonal rows: a += b
+    ya = _mm512_add_epi32(ya, yb);                          // diagonal rows: a += b
+    xd = _mm512_xor_si512(xd, xa);                          // d ^= a
+    yd = _mm512_xor_si512(yd, ya);                          // d ^= a
+    xd = _mm512_rol_epi32(xd, 8);                           // d <<<= 8
+    yd = _mm512_rol_epi32(yd, 8);                           // d <<<= 8
+    xc = _mm512_add_epi32(xc, xd);                          // diagonal rows: c += d
+    yc = _mm512_add_epi32(yc, yd);                          // diagonal rows: c += d
+    xb = _mm512_xor_si512(xb, xc);                          // b ^= c
+    yb = _mm512_xor_si512(yb, yc);                          // b ^= c
+    xb = _mm512_rol_epi32(xb, 7);                           // b <<<= 7
+    yb = _mm512_rol_epi32(yb, 7);                           // b <<<= 7
+    xb = _mm512_shuffle_epi32(xb, (_MM_PERM_ENUM)0x93);     // undo: row b words (3,0,1,2)
+    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
+    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x39);     // row d words (1,2,3,0)
+    yb = _mm512_shuffle_epi32(yb, (_MM_PERM_ENUM)0x93);     // undo: row b words (3,0,1,2)
+    yc = _mm512_shuffle_epi32(yc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
+    yd = _mm512_shuffle_epi32(yd, (_MM_PERM_ENUM)0x39);     // row d words (1,2,3,0)
+
+  }
+}
+
 // 20 rounds on four independent 4-block states (16 blocks), for tails of more than 3 blocks:
 // four dependency chains side by side instead of four passes one after the other.
 // chapoly-contract: {"role":"chacha20.lanes"}
@@ -1075,15 +1146,15 @@ static inline __attribute__((always_inline)) void aead_bulk(uint8_t *out, uint8_
   const size_t tail_at = nch * 1024;
   const size_t tail = len - tail_at;
   const uint32_t tail_ctr = (uint32_t)(1 + tail_at / 64);
-  // Key pass: block 0 (the one-time key) and the first tail blocks. A tail of more than 3 blocks
-  // gets 15 of them here, in four states computed side by side.
+  // Key pass: block 0 (the one-time key) and the first tail blocks. A tail of 4 to 7 blocks gets
+  // 7 of them here in two states side by side, a longer one 15 in four.
   __m512i xa, xb, xc, xd, o0, o1, o2, o3;
   const __m512i zero = _mm512_setzero_si512();
   __m512i o4 = zero, o5 = zero, o6 = zero, o7 = zero, o8 = zero, o9 = zero, o10 = zero, o11 = zero;
   __m512i o12 = zero, o13 = zero, o14 = zero, o15 = zero;
   chacha20_x4_init(xa, xb, xc, xd, key, nonce, chacha20_x4_ctr(0, tail_ctr, tail_ctr + 1, tail_ctr + 2));
   const __m512i sa = xa, sb = xb, sc = xc, sd = xd;
-  if (tail > 192) {
+  if (tail > 448) {
     __m512i ya, yb, yc, yd, za, zb, zc, zd, wa, wb, wc, wd;
     chacha20_x4_init(ya, yb, yc, yd, key, nonce, chacha20_x4_ctr(tail_ctr + 3, tail_ctr + 4, tail_ctr + 5, tail_ctr + 6));
     chacha20_x4_init(za, zb, zc, zd, key, nonce, chacha20_x4_ctr(tail_ctr + 7, tail_ctr + 8, tail_ctr + 9, tail_ctr + 10));
@@ -1094,7 +1165,15 @@ static inline __attribute__((always_inline)) void aead_bulk(uint8_t *out, uint8_
     chacha20_x4_blocks(o8, o9, o10, o11, za, zb, zc, zd, ua, ub, uc, ud);
     chacha20_x4_blocks(o12, o13, o14, o15, wa, wb, wc, wd, va, vb, vc, vd);
   } else {
-    chacha20_x4_rounds(xa, xb, xc, xd);
+    if (tail > 192) {
+      __m512i ya, yb, yc, yd;
+      chacha20_x4_init(ya, yb, yc, yd, key, nonce, chacha20_x4_ctr(tail_ctr + 3, tail_ctr + 4, tail_ctr + 5, tail_ctr + 6));
+      const __m512i ta = ya, tb = yb, tc = yc, td = yd;
+      chacha20_x4_rounds2(xa, xb, xc, xd, ya, yb, yc, yd);
+      chacha20_x4_blocks(o4, o5, o6, o7, ya, yb, yc, yd, ta, tb, tc, td);
+    } else {
+      chacha20_x4_rounds(xa, xb, xc, xd);
+    }
   }
   chacha20_x4_blocks(o0, o1, o2, o3, xa, xb, xc, xd, sa, sb, sc, sd);
 
@@ -7273,8 +7352,8 @@ static inline __attribute__((always_inline)) void aead_stream(uint8_t *out, cons
   }
   p1305_settle(h0, h1, h2, acc0, acc1, acc2, hin0, hin1, hin2, q0, q1, q2, qs1, qs2);
 
-  // Tail: the last (len % 1024) / 64 chunks (at most 15 blocks), one pass of 4 blocks, or of
-  // 16 in four states side by side above 4.
+  // Tail: the last (len % 1024) / 64 chunks (at most 15 blocks), one pass of 4 blocks, of 8
+  // in two states side by side above 4, or of 16 in four above 8.
   if (!encrypt) p1305_absorb(h0, h1, h2, in + tail_at, tail, 0, q0, q1, q2, qs1, qs2, rl0, rl1, rl2, rls1, rls2);
   if (tail > 0) {
     const uint32_t tail_ctr = (uint32_t)(counter + nch * 16);
@@ -7284,7 +7363,7 @@ static inline __attribute__((always_inline)) void aead_stream(uint8_t *out, cons
     __m512i o12 = zero, o13 = zero, o14 = zero, o15 = zero;
     chacha20_x4_init(xa, xb, xc, xd, key, nonce, chacha20_x4_ctr(tail_ctr, tail_ctr + 1, tail_ctr + 2, tail_ctr + 3));
     const __m512i sa = xa, sb = xb, sc = xc, sd = xd;
-    if (tail > 256) {
+    if (tail > 512) {
       __m512i ya, yb, yc, yd, za, zb, zc, zd, wa, wb, wc, wd;
       chacha20_x4_init(ya, yb, yc, yd, key, nonce, chacha20_x4_ctr(tail_ctr + 4, tail_ctr + 5, tail_ctr + 6, tail_ctr + 7));
       chacha20_x4_init(za, zb, zc, zd, key, nonce, chacha20_x4_ctr(tail_ctr + 8, tail_ctr + 9, tail_ctr + 10, tail_ctr + 11));
@@ -7295,7 +7374,15 @@ static inline __attribute__((always_inline)) void aead_stream(uint8_t *out, cons
       chacha20_x4_blocks(o8, o9, o10, o11, za, zb, zc, zd, ua, ub, uc, ud);
       chacha20_x4_blocks(o12, o13, o14, o15, wa, wb, wc, wd, va, vb, vc, vd);
     } else {
-      chacha20_x4_rounds(xa, xb, xc, xd);
+      if (tail > 256) {
+        __m512i ya, yb, yc, yd;
+        chacha20_x4_init(ya, yb, yc, yd, key, nonce, chacha20_x4_ctr(tail_ctr + 4, tail_ctr + 5, tail_ctr + 6, tail_ctr + 7));
+        const __m512i ta = ya, tb = yb, tc = yc, td = yd;
+        chacha20_x4_rounds2(xa, xb, xc, xd, ya, yb, yc, yd);
+        chacha20_x4_blocks(o4, o5, o6, o7, ya, yb, yc, yd, ta, tb, tc, td);
+      } else {
+        chacha20_x4_rounds(xa, xb, xc, xd);
+      }
     }
     chacha20_x4_blocks(o0, o1, o2, o3, xa, xb, xc, xd, sa, sb, sc, sd);
     if (tail > 0) chacha20_xor_block(out + tail_at, in + tail_at, tail < 64 ? tail : 64, o0);

@@ -330,10 +330,9 @@ struct Avx512 {
       return helper(name, Type::val(K::Void), ps, doc, body);
     };
     out.push_back(rounds("chacha20_x4_rounds", "20 rounds (10 double rounds) on one 4-block state.", 1, "chacha_dr_x4_one"));
-    if (NS == 2)
-      out.push_back(rounds("chacha20_x4_rounds2",
-                           "20 rounds on two independent 4-block states, interleaved for instruction-level parallelism.",
-                           2, "chacha_dr_x4"));
+    out.push_back(rounds("chacha20_x4_rounds2",
+                         "20 rounds on two independent 4-block states, interleaved for instruction-level parallelism.",
+                         2, "chacha_dr_x4_two"));
     out.push_back(rounds("chacha20_x4_rounds4",
                          "20 rounds on four independent 4-block states (16 blocks), for tails of more than 3 blocks:\n"
                          "four dependency chains side by side instead of four passes one after the other.",
@@ -943,10 +942,13 @@ struct Avx512 {
       for (char r : {'a', 'b', 'c', 'd'}) x.push_back({a + r, v(b + r)});
     return x;
   }
-  // One keystream pass of up to 16 blocks, rows in zmm: state x with the counters xc, and when
-  // `more` holds three more states (counters base + first_y ..) in four chains side by side; the
-  // blocks land in o0..o15 (o4.. zero without `more`).
-  std::vector<Stmt> x4_pass16(std::vector<Expr> xc, const std::string &base, int first_y, Expr more) const {
+  // One keystream pass of up to 16 blocks, rows in zmm: state x with the counters xc; where
+  // `more` holds, three more states (counters base + first_y ..) in four chains side by side, else
+  // where `two` holds one more (y) in two chains; the blocks land in o0..o15 (zero where no state
+  // made them). Two chains where they suffice: a tail of 4..7 blocks costs half the vector work of
+  // four chains (what a CPU whose vector ALUs are the limit pays: Intel's two 512-bit ports), and
+  // no more latency.
+  std::vector<Stmt> x4_pass16(std::vector<Expr> xc, const std::string &base, int first_y, Expr more, Expr two) const {
     std::vector<Stmt> body = {dnames(zv, {"xa", "xb", "xc", "xd", "o0", "o1", "o2", "o3"}), dcl(zv, "zero", w("vzero", 512, {}))};
     std::vector<std::pair<std::string, Expr>> zs1, zs2;
     for (int k = 4; k < 12; ++k) zs1.push_back({fmt::format("o{}", k), v("zero")});
@@ -965,7 +967,12 @@ struct Avx512 {
     four.push_back(blocks4(4, "y", "t"));
     four.push_back(blocks4(8, "z", "u"));
     four.push_back(blocks4(12, "w", "v"));
-    body.push_back(if_(std::move(more), four, {fn("chacha20_x4_rounds", vs({"xa", "xb", "xc", "xd"}))}));
+    std::vector<Stmt> pair = {dnames(zv, {"ya", "yb", "yc", "yd"})};
+    pair.push_back(x4_init("y", {ctr_plus(base, first_y), ctr_plus(base, first_y + 1), ctr_plus(base, first_y + 2), ctr_plus(base, first_y + 3)}));
+    pair.push_back(dmany(zv, keep({{"t", "y"}}), true));
+    pair.push_back(fn("chacha20_x4_rounds2", vs({"xa", "xb", "xc", "xd", "ya", "yb", "yc", "yd"})));
+    pair.push_back(blocks4(4, "y", "t"));
+    body.push_back(if_(std::move(more), four, {if_(std::move(two), pair, {fn("chacha20_x4_rounds", vs({"xa", "xb", "xc", "xd"}))})}));
     body.push_back(blocks_of("o", "x", "s"));
     return body;
   }
@@ -1021,10 +1028,10 @@ struct Avx512 {
           dcl(kSize, "tail_at", o2("mulsz", v("nch"), n(CH))),
           dcl(kSize, "tail", o2("subsz", v("len"), v("tail_at"))),
           dcl(kU32, "tail_ctr", c(K::U32, o2("addsz", n(1), o2("divsz", v("tail_at"), n(64))))),
-          comment("Key pass: block 0 (the one-time key) and the first tail blocks. A tail of more than 3 blocks\n"
-                  "gets 15 of them here, in four states computed side by side.")};
+          comment("Key pass: block 0 (the one-time key) and the first tail blocks. A tail of 4 to 7 blocks gets\n"
+                  "7 of them here in two states side by side, a longer one 15 in four.")};
       for (auto &x : x4_pass16({n(0), ctr_plus("tail_ctr", 0), ctr_plus("tail_ctr", 1), ctr_plus("tail_ctr", 2)}, "tail_ctr", 3,
-                               o2("gt", v("tail"), n(192))))
+                               o2("gt", v("tail"), n(448)), o2("gt", v("tail"), n(192))))
         body.push_back(x);
       body.push_back(blank());
       for (auto &x : key_setup(rk, sk, otk)) body.push_back(x);
@@ -1119,12 +1126,12 @@ struct Avx512 {
       body.push_back(blank());
       for (auto &x : fused_loops(v("counter"))) body.push_back(x);
       body.push_back(blank());
-      body.push_back(comment(fmt::format("Tail: the last (len % {}) / 64 chunks (at most 15 blocks), one pass of 4 blocks, or of\n"
-                                         "16 in four states side by side above 4.", CH)));
+      body.push_back(comment(fmt::format("Tail: the last (len % {}) / 64 chunks (at most 15 blocks), one pass of 4 blocks, of 8\n"
+                                         "in two states side by side above 4, or of 16 in four above 8.", CH)));
       body.push_back(if1(op("lnot", {v("encrypt")}), absorb_call(o2("offset", v("in"), v("tail_at")), v("tail"), 0)));
       std::vector<Stmt> tb = {dcl(kU32, "tail_ctr", c(K::U32, o2("addsz", v("counter"), o2("mulsz", v("nch"), n(B)))))};
       for (auto &x : x4_pass16({ctr_plus("tail_ctr", 0), ctr_plus("tail_ctr", 1), ctr_plus("tail_ctr", 2), ctr_plus("tail_ctr", 3)},
-                               "tail_ctr", 4, o2("gt", v("tail"), n(256))))
+                               "tail_ctr", 4, o2("gt", v("tail"), n(512)), o2("gt", v("tail"), n(256))))
         tb.push_back(x);
       for (int k = 0; k < 15; ++k) tb.push_back(xor_block_at("tail", "out", "in", k, fmt::format("o{}", k), "tail_at", true));
       body.push_back(if_(o2("gt", v("tail"), n(0)), tb, {}));
