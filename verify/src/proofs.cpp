@@ -1538,11 +1538,15 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
     // a kernel that has already failed skips it (a mutant needs one failure).
     bool failedYet = !kr.errors.empty();
     for (const auto &o : kr.obligations) failedYet = failedYet || (!o.skipped && o.res != Res::OK);
-    proveKernelBytes(f, kernel, [&](SrcLoc l, const std::string &what) -> Obligation * {
-      Obligation &o = addObl(kr, f, "kernel-bytes", l, what, kernel.name);
-      if (!selected(opt, o) || (opt.failFast && failedYet)) o.skipped = true;
-      return o.skipped ? nullptr : &o;
-    });
+    auto adderFF = [&](const std::string &kind) {
+      return [&, kind](SrcLoc l, const std::string &what) -> Obligation * {
+        Obligation &o = addObl(kr, f, kind, l, what, kernel.name);
+        if (!selected(opt, o) || (opt.failFast && failedYet)) o.skipped = true;
+        return o.skipped ? nullptr : &o;
+      };
+    };
+    proveKernelBytes(f, kernel, adderFF("kernel-bytes"));
+    proveMacOrderIfma(f, kernel, adderFF("mac-order"));
   }
 }
 
