@@ -49,9 +49,19 @@ uint32_t detect_uncached() {
 }
 
 // CPUID and XCR0 once per process (neither changes while it runs): a backend's feature test runs
-// on every stream init and backend choice, and under a hypervisor each CPUID is a VM exit.
+// on every stream init and backend choice, and under a hypervisor each CPUID is a VM exit. The
+// cache is a constant-initialized atomic, not a function-local static: a static with a dynamic
+// initializer takes __cxa_guard_acquire from the C++ runtime, and libchapoly.a links into C
+// programs that do not link one (tests/consumer). Two threads racing here store the same value.
+constexpr uint32_t kCpuDetected = 1u << 31;
+std::atomic<uint32_t> g_have{0};
+
 uint32_t detect() {
-  static const uint32_t have = detect_uncached();
+  uint32_t have = g_have.load(std::memory_order_relaxed);
+  if (!(have & kCpuDetected)) {
+    have = detect_uncached() | kCpuDetected;
+    g_have.store(have, std::memory_order_relaxed);
+  }
   return have;
 }
 #endif
@@ -119,9 +129,15 @@ bool detect_amd_zen5() {
 // asked on every short one-shot call, and CPUID is slow: under a hypervisor each one is a VM exit
 // (about 1.2 us on an Intel Xeon under KVM: before this cache held the "not AMD" answer too, every
 // 16-192 byte seal on Intel paid it, 5x the scalar kernel's whole call).
+// Like detect(), an atomic (0: not asked yet, 1: no, 2: yes) rather than a guarded static.
 bool cpu_is_amd_zen5() {
-  static const bool zen5 = detect_amd_zen5();
-  return zen5;
+  static std::atomic<uint8_t> cached{0};
+  uint8_t v = cached.load(std::memory_order_relaxed);
+  if (v == 0) {
+    v = detect_amd_zen5() ? 2 : 1;
+    cached.store(v, std::memory_order_relaxed);
+  }
+  return v == 2;
 }
 
 }  // namespace chapoly::internal
