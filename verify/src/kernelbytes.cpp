@@ -1354,15 +1354,7 @@ class Walker {
     if (ifma && cnd && cnd->kind == Expr::Bin &&
         (cnd->name == "<" || cnd->name == "<=" || cnd->name == ">" || cnd->name == ">=" || cnd->name == "!=")) {
       for (const auto &side : cnd->args) {
-        bool touches = false;
-        std::function<void(const Expr &)> uses = [&](const Expr &x) {
-          if (x.kind == Expr::Var && out.count(x.var)) touches = true;
-          if (x.kind == Expr::Call || x.kind == Expr::Assign || x.kind == Expr::IncDec || x.kind == Expr::Intrin) touches = true;
-          for (const auto &a : x.args)
-            if (a) uses(*a);
-        };
-        uses(*side);
-        if (touches || side->kind == Expr::Const || side->ty.kind != Type::Int) continue;
+        if (!sameAtEveryHead(*side, out) || side->kind == Expr::Const || side->ty.kind != Type::Int) continue;
         Val b = eval(*side);
         if (!b.e || b.ptr) continue;
         fixedTerms.push_back(b.e->simplify());
@@ -1671,6 +1663,19 @@ class Walker {
     if (ifma) closedForms(cnd, vars, pvars, lin, out);
   }
 
+  // Does `x` have one value at every head of a loop whose body assigns the variables `out`? Only
+  // if it reads none of them and has no effect or hidden input: no call, assignment, increment
+  // or intrinsic, and no memory read (Index, Deref), since the body may store to that memory.
+  static bool sameAtEveryHead(const Expr &x, const std::set<int> &out) {
+    if (x.kind == Expr::Var && out.count(x.var)) return false;
+    if (x.kind == Expr::Call || x.kind == Expr::Assign || x.kind == Expr::IncDec || x.kind == Expr::Intrin ||
+        x.kind == Expr::Index || x.kind == Expr::Deref)
+      return false;
+    for (const auto &a : x.args)
+      if (a && !sameAtEveryHead(*a, out)) return false;
+    return true;
+  }
+
   // IFMA dialect, after a loop: the exit values the facts pin down, in closed form (each one
   // proved equal on this path, so replacing the unknown by it changes nothing but the size of
   // later queries). A counted variable compared with a bound the loop does not assign ends at
@@ -1683,15 +1688,7 @@ class Walker {
       for (int k = 0; k < 2; ++k) {
         const Expr &x = *cnd->args[(size_t)k], &y = *cnd->args[(size_t)(1 - k)];
         if (x.kind != Expr::Var || std::find(vars.begin(), vars.end(), x.var) == vars.end()) continue;
-        bool touches = false;
-        std::function<void(const Expr &)> uses = [&](const Expr &z) {
-          if (z.kind == Expr::Var && out.count(z.var)) touches = true;
-          if (z.kind == Expr::Call || z.kind == Expr::Assign || z.kind == Expr::IncDec || z.kind == Expr::Intrin) touches = true;
-          for (const auto &a : z.args)
-            if (a) uses(*a);
-        };
-        uses(y);
-        if (touches) continue;
+        if (!sameAtEveryHead(y, out)) continue;
         Val b = eval(y);
         if (!b.e || b.ptr) continue;
         const Type &t = F.vars[(size_t)x.var].ty;
