@@ -1,6 +1,7 @@
-# cmake -DVERIFIER=... -DSRC=... -DFLAGS=a;b;c -DEXPECT=regex -P expect_rejected.cmake
+# cmake -DVERIFIER=... -DSRC=... -DFLAGS=a;b;c -DEXPECT=regex [-DOPTIONS=a;b] -P expect_rejected.cmake
 # Passes when chapoly-verify exits with 1 (proof failure) and its diagnostics match EXPECT.
-execute_process(COMMAND "${VERIFIER}" --quiet "${SRC}" -- ${FLAGS}
+# OPTIONS: more chapoly-verify options before the file (e.g. --fail-fast).
+execute_process(COMMAND "${VERIFIER}" --quiet ${OPTIONS} "${SRC}" -- ${FLAGS}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${err}")
 if(NOT rc EQUAL 1)
