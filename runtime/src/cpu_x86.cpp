@@ -26,6 +26,21 @@ uint64_t read_xcr0() {
   return (static_cast<uint64_t>(edx) << 32) | eax;
 }
 
+// CPUID leaves 0 and 1: is this an AMD CPU of family 1Ah?
+bool detect_amd_zen5() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) == 0) return false;
+  // Vendor string "AuthenticAMD" in EBX, EDX, ECX.
+  if (ebx != 0x68747541u || edx != 0x69746e65u || ecx != 0x444d4163u) return false;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return false;
+  const unsigned base = (eax >> 8) & 0xf, ext = (eax >> 20) & 0xff;
+  return base == 0xf && base + ext == 0x1a;
+}
+
+// Not a CpuFeature (tests cannot hide it): the short-message routing's CPU model, cached with the
+// features.
+constexpr uint32_t kCpuAmdZen5 = 1u << 30;
+
 uint32_t detect_uncached() {
   uint32_t have = 0;
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
@@ -45,11 +60,15 @@ uint32_t detect_uncached() {
   if (ebx & (1u << 21)) have |= kCpuAvx512Ifma;
   if (ebx & (1u << 30)) have |= kCpuAvx512Bw;
   if (ebx & (1u << 31)) have |= kCpuAvx512Vl;
+  if (detect_amd_zen5()) have |= kCpuAmdZen5;
   return have;
 }
 
 // CPUID and XCR0 once per process (neither changes while it runs): a backend's feature test runs
-// on every stream init and backend choice, and under a hypervisor each CPUID is a VM exit. The
+// on every stream init and backend choice, cpu_is_amd_zen5 on every short one-shot call, and
+// under a hypervisor each CPUID is a VM exit (about 1.2 us on an Intel Xeon under KVM: before
+// every answer was cached, every 16-192 byte seal on Intel paid it, 5x the scalar kernel's whole
+// call). The
 // cache is a constant-initialized atomic, not a function-local static: a static with a dynamic
 // initializer takes __cxa_guard_acquire from the C++ runtime, and libchapoly.a links into C
 // programs that do not link one (tests/consumer). Two threads racing here store the same value.
@@ -104,40 +123,12 @@ void hide_cpu_features_for_testing(uint32_t mask) {
   g_hidden.store(mask, std::memory_order_relaxed);
 }
 
-}  // namespace chapoly::internal
-
-namespace chapoly::internal {
-
-namespace {
-// CPUID leaves 0 and 1: is this an AMD CPU of family 1Ah? Asked once per process.
-bool detect_amd_zen5() {
+bool cpu_is_amd_zen5() {
 #if defined(__x86_64__) || defined(__i386__)
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) == 0) return false;
-  // Vendor string "AuthenticAMD" in EBX, EDX, ECX.
-  if (ebx != 0x68747541u || edx != 0x69746e65u || ecx != 0x444d4163u) return false;
-  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return false;
-  const unsigned base = (eax >> 8) & 0xf, ext = (eax >> 20) & 0xff;
-  return base == 0xf && base + ext == 0x1a;
+  return (detect() & kCpuAmdZen5) != 0;
 #else
   return false;
 #endif
-}
-}  // namespace
-
-// The answer is cached for every outcome (CPUID does not change while the process runs). It is
-// asked on every short one-shot call, and CPUID is slow: under a hypervisor each one is a VM exit
-// (about 1.2 us on an Intel Xeon under KVM: before this cache held the "not AMD" answer too, every
-// 16-192 byte seal on Intel paid it, 5x the scalar kernel's whole call).
-// Like detect(), an atomic (0: not asked yet, 1: no, 2: yes) rather than a guarded static.
-bool cpu_is_amd_zen5() {
-  static std::atomic<uint8_t> cached{0};
-  uint8_t v = cached.load(std::memory_order_relaxed);
-  if (v == 0) {
-    v = detect_amd_zen5() ? 2 : 1;
-    cached.store(v, std::memory_order_relaxed);
-  }
-  return v == 2;
 }
 
 }  // namespace chapoly::internal

@@ -418,14 +418,15 @@ class Walker {
     return y.is_numeral() ? std::to_string(y.get_numeral_uint64()) : y.to_string();
   }
   // The model's own bit-vector constants (the kernel's parameters; not the walk's fresh ones,
-  // whose names hold '#' or '@'), as ", n = v", at most `most`.
-  static std::string inputsIn(const z3::model &m, unsigned most) {
+  // whose names hold '#'), as ", n = v", at most `most`. A name with '@' (a variable's fresh value
+  // at a loop) is left out, or with `atNames` shown by its variable's name.
+  static std::string inputsIn(const z3::model &m, unsigned most, bool atNames = false) {
     std::string ex;
     for (unsigned k = 0; k < m.num_consts() && k < most; ++k) {
       z3::func_decl d = m.get_const_decl(k);
       const std::string n = d.name().str();
-      if (d.range().is_bv() && n.find('#') == std::string::npos && n.find('@') == std::string::npos)
-        ex += ", " + n + " = " + valueIn(m, m.get_const_interp(d));
+      if (!d.range().is_bv() || n.find('#') != std::string::npos || (!atNames && n.find('@') != std::string::npos)) continue;
+      ex += ", " + n.substr(0, n.find('@')) + " = " + valueIn(m, m.get_const_interp(d));
     }
     return ex;
   }
@@ -563,12 +564,7 @@ class Walker {
       std::string ex;
       if (std::optional<z3::model> m = refuting(claim)) {
         ex = "; e.g. q = " + valueIn(*m, q) + " (block " + valueIn(*m, *baseCtr + trunc32(z3::lshr(q, bv(6)))) + ", byte " +
-             valueIn(*m, q & bv(63)) + ")";
-        for (unsigned k = 0; k < m->num_consts() && k < 12; ++k) {
-          z3::func_decl d = m->get_const_decl(k);
-          std::string n = d.name().str();
-          if (d.range().is_bv() && n.find('#') == std::string::npos) ex += ", " + n.substr(0, n.find('@')) + " = " + valueIn(*m, m->get_const_interp(d));
-        }
+             valueIn(*m, q & bv(63)) + ")" + inputsIn(*m, 12, /*atNames=*/true);
       }
       fail(l, "the byte stored into " + outBuf + " at offset q may not be " + inBuf + "[q] XOR byte q % 64 of keystream block " +
                   (baseCtr->simplify().is_numeral() ? std::to_string(baseCtr->simplify().get_numeral_uint64()) : std::string("counter")) +

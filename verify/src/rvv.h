@@ -40,13 +40,13 @@ void proveKeystreamLoopsRvv(const File &f, const Function &kernel,
 // (array parameters T p[N], "blocks": "vl" helpers' 64 vl and 16 nmac bytes, a partial load's
 // length) lies inside the caller's buffer: len for the text buffers, aad_len for the AAD, the
 // declared size of array parameters and local arrays. `add` creates the obligation.
+void proveKernelBytes(const File &f, const Function &kernel,
+                      const std::function<Obligation *(SrcLoc, const std::string &)> &add);
 // mac-order of an IFMA-dialect kernel (kernelbytes.cpp): the pieces its Poly1305 absorbs follow
 // one another through its message (the AEAD's pad16(AAD) || pad16(ct) || lengths, Poly1305's
 // msg, an update entry's whole chunks), and the tag or state store comes at its end.
 void proveMacOrderIfma(const File &f, const Function &kernel,
                        const std::function<Obligation *(SrcLoc, const std::string &)> &add);
-void proveKernelBytes(const File &f, const Function &kernel,
-                      const std::function<Obligation *(SrcLoc, const std::string &)> &add);
 
 // keystream (kernelbytes.cpp) for a mul64-dialect seal/open, streaming seal/open or ChaCha20
 // kernel: every byte it stores into its output text is the input byte at the same offset XOR the
