@@ -12,6 +12,9 @@
 // one iteration keeps (proved, then assumed), and a counting loop `for (i = A; i < B; ++i)` with B
 // unchanged by the loop has A <= i < B. After the loop the same facts hold with its condition
 // false. So each access is checked for every iteration of every loop.
+//
+// The same walk makes the other passes of this file: `keystream` and `out-coverage` (which bytes
+// the output text gets, and that it gets all of them) and the IFMA dialect's `mac-order`.
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -38,6 +41,9 @@ struct Val {
   // offset its first block comes from and its block count (an all-ones offset: not made so on
   // every path that reaches here).
   std::optional<z3::expr> macAt, macBlocks, macEnd;
+  // A mask whose set bits are exactly bits [0, lowBits) (BZHI of all ones, and its casts): what a
+  // masked store of it writes, without a shift by a variable amount in the query.
+  std::optional<z3::expr> lowBits;
 };
 
 struct Failure {
@@ -286,6 +292,91 @@ class Walker {
   std::map<std::string, Fill> fills;  // local array -> its keystream
   std::optional<z3::func_decl> inByte, ksByte;
 
+  // ---- the `out-coverage` pass (cov = true): every byte of the output text is written ----
+  // On every path to a return of the kernel, each byte q < len of its output text (ct for seal,
+  // pt for open, out for ChaCha20) has been stored. `written` is a Boolean in the free offset
+  // covQ: which bytes of covBuf the path has stored so far (an under-approximation). A store grows
+  // it by its bytes (a masked one by the elements of its mask's set bits; a proved
+  // chacha20.block helper by the 64 bytes of each block it xors into the buffer: its
+  // chacha-block obligation proves it writes every one). Branches join it under their condition;
+  // a loop keeps, at its head, what came before it and the bytes [E(entry), E(head)) for each
+  // candidate E that one iteration extends to [E(entry), E(next)): E is where a store of the
+  // body starts, read at the head (a chunk's `1024 i`, a moved `out`'s offset, `off + i`), and
+  // the candidates are filtered Houdini-style as the loop's other facts are.
+  bool cov = false;
+  std::string covBuf;
+  std::optional<z3::expr> covQ, written;
+  bool covChunks = false;            // a streaming entry: its text is the whole 64-byte chunks of len
+  bool covQuery = false;             // a claim about `written` (Z3's qfbv strategy: faster on these)
+  bool covCollect = false;           // a loop's candidate round: the stores' start offsets are kept
+  std::vector<z3::expr> covStarts;
+  void covWrite(const Val &p, const z3::expr &bytes) {
+    if (!cov || !p.ptr || p.base != covBuf || !p.e) return;
+    written = *written || z3::ult(*covQ - *p.e, bytes);
+    if (covCollect) covStarts.push_back(p.e->simplify());
+  }
+  void covMaskedWrite(const Val &p, const Val &k, unsigned elem) {
+    if (!cov || !p.ptr || p.base != covBuf || !p.e) return;
+    const z3::expr d = *covQ - *p.e;
+    if (k.lowBits)
+      written = *written || z3::ult(d, *k.lowBits * bv(elem));
+    else
+      written = *written || (z3::ult(d, bv(64ull * elem)) && (z3::lshr(*k.e, z3::udiv(d, bv(elem))) & bv(1)) == bv(1));
+    if (covCollect) covStarts.push_back(p.e->simplify());
+  }
+  // A return of the kernel (or the end of its body): every byte below len stored on this path.
+  void covEnd(SrcLoc l) {
+    if (!cov || !checking) return;
+    const z3::expr q = *covQ, len = c.bv_const("len", 64);
+    const z3::expr end = covChunks ? len - (len & bv(63)) : len;
+    const z3::expr claim = z3::implies(z3::ult(q, end), *written);
+    settle();
+    covQuery = true;
+    const bool ok = holds(claim);
+    covQuery = false;
+    if (!ok) {
+      std::string ex;
+      covQuery = true;
+      const std::optional<z3::model> m = refuting(claim);
+      covQuery = false;
+      if (m) {
+        ex = "; e.g. q = " + valueIn(*m, *covQ);
+        const std::string rest = inputsIn(*m, 16);
+        for (size_t a = 0; a < rest.size();) {  // (q already shown)
+          size_t b = rest.find(", ", a + 2);
+          if (b == std::string::npos) b = rest.size();
+          if (rest.compare(a, 6, ", q = ") != 0) ex += rest.substr(a, b - a);
+          a = b;
+        }
+      }
+      fail(l, "the kernel may return with byte q of " + covBuf + (covChunks ? " (q < len - len % 64)" : " (q < len)") +
+                  " never written: its output text has a hole" + ex);
+    }
+  }
+  // Whether a statement may store into memory: a store intrinsic, an assignment to memory or a
+  // call of a helper that touches memory (a loop without one leaves `written` as it was).
+  bool mayStore(const Stmt &st) {
+    bool any = false;
+    std::function<void(const Expr &)> ex = [&](const Expr &x) {
+      if (any) return;
+      if (x.kind == Expr::Intrin && (x.name.find("store") != std::string::npos || x.name.find("scatter") != std::string::npos ||
+                                     x.name.find("stream") != std::string::npos || x.name.find("maskmov") != std::string::npos || isRvvStore(x.name)))
+        any = true;
+      if ((x.kind == Expr::Assign || x.kind == Expr::IncDec) && x.args[0]->kind != Expr::Var) any = true;
+      if (x.kind == Expr::Call && x.fn >= 0 && touchesMemory(x.fn)) any = true;
+      for (const auto &a : x.args)
+        if (a) ex(*a);
+    };
+    std::function<void(const Stmt &)> walkS = [&](const Stmt &t) {
+      if (any) return;
+      for (const ExprP *q : {&t.e, &t.inc})
+        if (*q) ex(**q);
+      forEachChild(t, walkS);
+    };
+    walkS(st);
+    return any;
+  }
+
   z3::expr bv(uint64_t v) { return c.bv_val(v, 64); }
   z3::expr unknown(const std::string &n) { return c.bv_const((n + "#" + std::to_string(fresh++)).c_str(), 64); }
   // Inlined helpers being walked (name, call site): a failure inside one names the kernel line.
@@ -388,13 +479,15 @@ class Walker {
     if (neg.is_false()) return true;
     z3::solver s = solverOnPath();
     s.add(neg);
-    return s.check() == z3::unsat;
+    const z3::check_result r = s.check();
+    return r == z3::unsat;
   }
   // A solver holding this path's facts (10 s per query).
   z3::solver solverOnPath() {
     // IFMA dialect: simplify, solve the equalities away and bit-blast (the walk's facts are
     // bit-vector equalities and comparisons: 2-5x faster here than the default QF_BV strategy).
-    z3::solver s = ifma ? (z3::tactic(c, "simplify") & z3::tactic(c, "propagate-values") & z3::tactic(c, "solve-eqs") &
+    z3::solver s = covQuery ? z3::tactic(c, "qfbv").mk_solver()
+                   : ifma ? (z3::tactic(c, "simplify") & z3::tactic(c, "propagate-values") & z3::tactic(c, "solve-eqs") &
                            z3::tactic(c, "simplify") & z3::tactic(c, "bit-blast") & z3::tactic(c, "sat"))
                               .mk_solver()
                         : z3::solver(c);
@@ -476,7 +569,7 @@ class Walker {
 
   // [off, off + n) inside buffer base.
   void access(const Val &p, const z3::expr &n, SrcLoc l, const std::string &what) {
-    if (!checking || ks || mac) return;  // the keystream and mac-order passes leave bounds to kernel-bytes
+    if (!checking || ks || mac || cov) return;  // the other passes leave bounds to kernel-bytes
     if (!p.ptr) fail(l, what + " through a value that is not a pointer into a known buffer");
     auto b = bound.find(p.base);
     if (b == bound.end()) fail(l, what + " through '" + p.base + "', a buffer of unknown size");
@@ -509,6 +602,12 @@ class Walker {
     Val v;
     v.e = e;
     return v;
+  }
+  // An integer value converted to `bits` bits (a mask's low-bits count capped there).
+  Val truncV(const Val &x, unsigned bits) {
+    Val r = intV(trunc(*x.e, bits));
+    if (x.lowBits) r.lowBits = bits >= 64 ? *x.lowBits : z3::ite(z3::ult(*x.lowBits, bv(bits)), *x.lowBits, bv(bits));
+    return r;
   }
   z3::expr trunc(const z3::expr &e, unsigned bits) { return bits >= 64 ? e : e & bv((1ull << bits) - 1); }
   z3::expr b2i(const z3::expr &b) { return z3::ite(b, bv(1), bv(0)); }
@@ -748,7 +847,9 @@ class Walker {
           // A k-mask of `bits` lanes: an integer of that width (its set bits are the lanes a
           // masked access touches).
           if (v.ptr || !v.e) fail(e.loc, "a mask made from a value with no integer meaning");
-          return intV(trunc(*v.e, e.ty.bits));
+          Val r = intV(trunc(*v.e, e.ty.bits));
+          if (v.lowBits) r.lowBits = z3::ite(z3::ult(*v.lowBits, bv(e.ty.bits)), *v.lowBits, bv(e.ty.bits));
+          return r;
         }
         if (e.ty.kind == Type::Int || e.ty.kind == Type::Bool) {
           if (v.ptr) return intV(unknown("addr"));  // an address as a number (alignment tests)
@@ -791,13 +892,14 @@ class Walker {
             bin.ty = lhs.ty;
             rhs = eval(bin);
           } else if (lhs.ty.kind == Type::Int && rhs.e && !rhs.ptr) {
-            rhs = intV(trunc(*rhs.e, lhs.ty.bits));
+            rhs = truncV(rhs, lhs.ty.bits);
           }
           assignVar(lhs.var, rhs);
           return rhs;
         }
         Val p = addrOf(lhs);
         access(p, bv(bytesOf(lhs.ty)), e.loc, "a write");
+        covWrite(p, bv(bytesOf(lhs.ty)));
         if (ks) storeCheck(p, bytesOf(lhs.ty), rhs, e.loc);
         return rhs;
       }
@@ -807,6 +909,7 @@ class Walker {
         Val v = eval(x);
         const bool inc = e.name.find("++") != std::string::npos;
         Val r = v;
+        r.lowBits.reset();
         if (v.ptr) r.e = inc ? *v.e + bv(v.elem) : *v.e - bv(v.elem);
         else r.e = trunc(inc ? *v.e + bv(1) : *v.e - bv(1), x.ty.bits ? x.ty.bits : 64);
         assignVar(x.var, r);
@@ -870,10 +973,12 @@ class Walker {
         return Val{};
       }
       if (m.mask < 0) {
+        if (m.write) covWrite(p, bv(m.bytes));
         access(p, bv(m.bytes), e.loc, what);
       } else {
         const Val &k = av[(size_t)m.mask];
         if (k.ptr || !k.e) fail(e.loc, e.name + ": a mask with no integer meaning");
+        if (m.write) covMaskedWrite(p, k, m.elem);
         maskedAccess(p, *k.e, m.elem, e.loc, what);
       }
       return Val{};
@@ -885,7 +990,11 @@ class Walker {
       if (av.size() != 2 || !av[0].e || av[0].ptr || !av[1].e || av[1].ptr) fail(e.loc, e.name + ": arguments with no integer meaning");
       const unsigned w = e.name == "_bzhi_u64" ? 64 : 32;
       const z3::expr idx = *av[1].e & bv(0xff), src = trunc(*av[0].e, w);
-      return intV(z3::ite(z3::ult(idx, bv(w)), src & (z3::shl(bv(1), idx) - bv(1)), src));
+      Val r = intV(z3::ite(z3::ult(idx, bv(w)), src & (z3::shl(bv(1), idx) - bv(1)), src));
+      const z3::expr ones = src.simplify();
+      if (ones.is_numeral() && ones.get_numeral_uint64() == (w == 64 ? ~0ull : (1ull << w) - 1))
+        r.lowBits = z3::ite(z3::ult(idx, bv(w)), idx, bv(w));  // all ones from bit idx up cleared
+      return r;
     }
     if (e.ty.kind == Type::Int || e.ty.kind == Type::Bool || e.ty.kind == Type::Mask)
       return intV(trunc(unknown("intrin"), e.ty.bits ? e.ty.bits : 64));
@@ -896,7 +1005,7 @@ class Walker {
   // All of them lie in the buffer iff off <= size and k has no set bit at or above
   // (size - off) / elem (a logical shift by 64 or more gives 0).
   void maskedAccess(const Val &p, const z3::expr &k, unsigned elem, SrcLoc l, const std::string &what) {
-    if (!checking || mac) return;
+    if (!checking || mac || cov) return;
     if (!p.ptr) fail(l, what + " through a value that is not a pointer into a known buffer");
     auto b = bound.find(p.base);
     if (b == bound.end()) fail(l, what + " through '" + p.base + "', a buffer of unknown size");
@@ -1010,12 +1119,14 @@ class Walker {
       if (pv.ty.kind != Type::Ptr) continue;
       std::string what = "the " + pv.name + " argument of " + g.name;
       if (vlBlocks && (pv.name == j.value("out", "out") || pv.name == j.value("in", "in"))) {
+        if (pv.name == j.value("out", "out")) covWrite(args[k], *ret * bv(64));
         access(args[k], *ret * bv(64), e.loc, what + " (64 vl bytes)");
         continue;
       }
       const bool fixedBlocks = gc.role == "chacha20.block" && j.is_object() && j.value("blocks", nlohmann::json()).is_number_unsigned();
       if (fixedBlocks && (pv.name == j.value("out", "out") || (j.value("xor", false) && pv.name == j.value("in", "in")))) {
         const uint64_t nb = j["blocks"].get<uint64_t>();
+        if (pv.name == j.value("out", "out")) covWrite(args[k], bv(64 * nb));
         access(args[k], bv(64 * nb), e.loc, what + " (" + std::to_string(64 * nb) + " bytes)");
         continue;
       }
@@ -1156,7 +1267,7 @@ class Walker {
         }
         if (s.e) {
           Val x = eval(*s.e);
-          if (v.ty.kind == Type::Int && x.e && !x.ptr) x = intV(trunc(*x.e, v.ty.bits));
+          if (v.ty.kind == Type::Int && x.e && !x.ptr) x = truncV(x, v.ty.bits);
           env[s.var] = x;
         } else {
           env[s.var] = intV(unknown(v.name));
@@ -1168,6 +1279,7 @@ class Walker {
         return;
       case Stmt::Return:
         if (s.e) retVal = eval(*s.e);
+        if (inlineDepth == 0) covEnd(s.loc);
         returned = true;
         return;
       case Stmt::If: {
@@ -1194,13 +1306,16 @@ class Walker {
           return all;
         };
         const std::map<std::string, Fill> fillsBase = fills;
+        const std::optional<z3::expr> wBase = written;
         path.push_back(cnd);
         if (s.then) exec(*s.then);
         bool retThen = returned;
         returned = false;
         std::map<int, Val> envThen = env;
         const std::map<std::string, Fill> fillsThen = fills;
+        const std::optional<z3::expr> wThen = written;
         fills = fillsBase;
+        written = wBase;
         z3::expr factsThen = learned(p0 + 1);
         path.erase(path.begin() + (long)p0, path.end());
         env = base;
@@ -1223,9 +1338,11 @@ class Walker {
         if (retElse) {
           env = envThen;
           fills = fillsThen;
+          written = wThen;
           path.push_back(cnd);
           return;
         }
+        if (cov) written = z3::ite(cnd, *wThen, *written);
         // A local array filled on both ways keeps its keystream (chosen by the condition).
         std::map<std::string, Fill> fillsMerged;
         for (auto &[b, ft] : fillsThen) {
@@ -1255,6 +1372,8 @@ class Walker {
           }
           Val m = a;
           if (!z3::eq(*a.e, *y.e)) m.e = z3::ite(cnd, *a.e, *y.e);  // (the same value both ways: kept as it is)
+          m.lowBits.reset();
+          if (a.lowBits && y.lowBits) m.lowBits = z3::ite(cnd, *a.lowBits, *y.lowBits);
           merged[v] = m;
         }
         env = merged;
@@ -1300,6 +1419,13 @@ class Walker {
 
   void loop(const Stmt &s) {
     if (s.kind == Stmt::For && s.init) exec(*s.init);
+    // out-coverage: the bytes stored before the loop, and the loop's own candidate starts (an
+    // enclosing loop's candidate round gets this loop's kept ones, read on entry).
+    const std::optional<z3::expr> wEntry = written;
+    const bool covLoop = cov && mayStore(s), outerCollect = covCollect;
+    std::vector<z3::expr> outerStarts = std::move(covStarts);
+    covStarts.clear();
+    covCollect = false;
     // Local arrays the loop may write hold unknown bytes at its head and after it.
     std::set<std::string> wrote;
     writtenBases(s, wrote);
@@ -1440,9 +1566,12 @@ class Walker {
     }
     // The head of an arbitrary iteration: every loop variable unknown (a moved pointer keeps its
     // buffer, with an unknown offset).
+    std::vector<std::pair<z3::expr, int>> headConsts;  // the last head's constants and their variables
     auto head = [&](const std::string &tag) {
+      headConsts.clear();
       for (int v : vars) {
         z3::expr x = c.bv_const((F.vars[(size_t)v].name + tag + std::to_string(fresh++)).c_str(), 64);
+        headConsts.push_back({x, v});
         // (IFMA dialect: a narrower integer's value is kept in its width, as assignments keep it.)
         const unsigned w = F.vars[(size_t)v].ty.bits;
         env[v] = intV(ifma && w >= 1 && w < 64 ? trunc(x, w) : x);
@@ -1450,6 +1579,7 @@ class Walker {
       for (int v : pvars) {
         Val p = entry.at(v);
         p.e = c.bv_const((F.vars[(size_t)v].name + tag + std::to_string(fresh++)).c_str(), 64);
+        headConsts.push_back({*p.e, v});
         env[v] = p;
       }
     };
@@ -1516,6 +1646,7 @@ class Walker {
         }
         env = entry;
         fills = fillsEntry;
+        written = wEntry;
         std::vector<Lin> cands;
         for (size_t i = 0; i < lv.size(); ++i)
           for (size_t j = i + 1; j < lv.size(); ++j) {
@@ -1585,6 +1716,7 @@ class Walker {
       path.erase(path.begin() + (long)p0, path.end());
       env = entry;
       fills = fillsEntry;
+      written = wEntry;
       if (keep.size() == cand.size() && keepLow.size() == lower.size() && keepRel.size() == rel.size() && keepLin.size() == lin.size() &&
           keepRange.size() == ranges.size())
         break;
@@ -1594,10 +1726,102 @@ class Walker {
       cand = keep;
       lower = keepLow;
     }
+    // out-coverage: which of the body's store starts E keep [E(entry), E(head)) written.
+    std::vector<z3::expr> covCands;  // over the constants of covHead
+    std::vector<std::pair<z3::expr, int>> covHead;
+    auto covAt = [&](const z3::expr &E, const std::map<int, Val> &st) {
+      z3::expr_vector from(c), to(c);
+      for (auto &[k, v] : covHead) {
+        from.push_back(k);
+        auto it = st.find(v);
+        to.push_back(it != st.end() && it->second.e ? *it->second.e : unknown("cov"));
+      }
+      z3::expr x = E;
+      return x.substitute(from, to).simplify();
+    };
+    // (The bytes before the loop are left out of an iteration's check: its claims are about the
+    // candidates' own ranges, and a smaller `written` keeps those queries small.)
+    auto covFrom = [&](const std::map<int, Val> &st, bool withEntry = true) {
+      z3::expr w = withEntry ? *wEntry : c.bool_val(false);
+      for (const z3::expr &E : covCands) {
+        const z3::expr a = covAt(E, entry);
+        w = w || z3::ult(*covQ - a, covAt(E, st) - a);
+      }
+      return w.simplify();
+    };
+    if (covLoop) {
+      head("@c");
+      covHead = headConsts;
+      const std::map<int, Val> hc = env;
+      const bool saved = returned, savedChecking = checking;
+      checking = false;
+      for (int round = 0; round < 8; ++round) {
+        env = hc;
+        pushFacts(hc);
+        if (cnd) path.push_back(asInt(eval(*cnd), s.loc) != bv(0));
+        written = covFrom(hc, false);
+        covCollect = round == 0;
+        covStarts.clear();
+        if (s.then) exec(*s.then);
+        if (s.inc) eval(*s.inc);
+        covCollect = false;
+        returned = saved;
+        if (round == 0) {
+          // The candidates: the distinct starts, over the head's constants, and of starts a
+          // constant apart (the 8 bytes of a word store, the 16 stores of a 1024-byte chunk)
+          // only the lowest: the others' bytes [E + d, ...) follow from it where they hold.
+          for (const z3::expr &E : covStarts) {
+            bool dup = false;
+            for (z3::expr &x : covCands) {
+              // (A constant difference, read off at two points: a heuristic that only picks
+              // which candidates to try, so it need not be proved.)
+              z3::expr_vector from(c), zero(c), other(c);
+              for (auto &[k, v] : covHead) {
+                from.push_back(k);
+                zero.push_back(bv(0));
+                other.push_back(bv(0x9e3779b97f4a7c15ull));
+              }
+              z3::expr diff = E - x;
+              const z3::expr d = diff.substitute(from, zero).simplify(), d1 = diff.substitute(from, other).simplify();
+              if (!d.is_numeral() || !d1.is_numeral() || d.get_numeral_uint64() != d1.get_numeral_uint64()) continue;
+              dup = true;
+              if (d.get_numeral_uint64() >> 63) x = E;  // E lies below x
+              break;
+            }
+            if (!dup) covCands.push_back(E);
+          }
+        } else {
+          std::vector<z3::expr> claims;
+          for (const z3::expr &E : covCands) {
+            const z3::expr a = covAt(E, entry);
+            claims.push_back(z3::implies(z3::ult(*covQ - a, covAt(E, env) - a), *written));
+          }
+          covQuery = true;
+          const std::vector<bool> ok = holdsEach(claims);
+          covQuery = false;
+          std::vector<z3::expr> keep;
+          for (size_t i = 0; i < covCands.size(); ++i) {
+            if (ok[i]) keep.push_back(covCands[i]);
+          }
+          const bool stable = keep.size() == covCands.size();
+          covCands = keep;
+          if (stable) round = 8;
+        }
+        path.erase(path.begin() + (long)p0, path.end());
+        env = entry;
+        fills = fillsEntry;
+        written = wEntry;
+        if (covCands.empty()) break;
+        if (round == 7) covCands.clear();  // (not settled: none kept)
+      }
+      checking = savedChecking;
+      covStarts.clear();
+    }
     // The checked iteration: every access of the body under the facts and the condition.
     head("@i");
     std::map<int, Val> h = env;
     pushFacts(h);
+    if (covLoop) written = covFrom(h);
     if (mac && env.count(cursorVar) && std::find(vars.begin(), vars.end(), cursorVar) != vars.end())
       for (const Lin &l : lin) {
         // The cursor at the head by a kept relation cursor - b y = k, in terms of y (an equal
@@ -1648,6 +1872,7 @@ class Walker {
     returned = saved;
     path.erase(path.begin() + (long)p0, path.end());
     fills = fillsEntry;
+    written = wEntry;
     // After the loop: the facts, and the condition false.
     head("@x");
     std::map<int, Val> x = env;
@@ -1657,6 +1882,11 @@ class Walker {
     // would let everything after the loop prove.
     if (holds(c.bool_val(false))) fail(s.loc, "the facts after this loop contradict each other (a loop that never ends, or the verifier's own error)");
     if (ifma) closedForms(cnd, vars, pvars, lin, out);
+    if (covLoop) written = covFrom(env);
+    covStarts = std::move(outerStarts);
+    covCollect = outerCollect;
+    if (outerCollect)
+      for (const z3::expr &E : covCands) covStarts.push_back(covAt(E, entry));
   }
 
   // Does `x` have one value at every head of a loop whose body assigns the variables `out`? Only
@@ -1711,6 +1941,7 @@ class Walker {
           if (holds(*env.at(x).e == rhs)) {
             Val v = env.at(x);
             v.e = rhs;
+            v.lowBits.reset();
             env[x] = v;
             known.insert(x);
           }
@@ -1856,6 +2087,38 @@ void proveMacOrderIfma(const File &f, const Function &kernel, const std::functio
         throw Failure{std::string("the kernel reaches no ") + (kind == 2 ? "ifma.state_store" : "poly1305.final") +
                           " helper: its MAC has no end the order check can place",
                       kernel.loc};
+    };
+  });
+}
+
+void proveOutCoverage(const File &f, const Function &kernel, const std::function<Obligation *(SrcLoc, const std::string &)> &add) {
+  // The kernel ABI (emitted/README.md): the output text buffer, by the kernel's contract role
+  // (mul64 dialect) or by its name (IFMA dialect).
+  const Contract kc = contractOf(kernel);
+  auto ends = [&](const std::string &suf) {
+    return kernel.name.size() > suf.size() && kernel.name.compare(kernel.name.size() - suf.size(), suf.size(), suf) == 0;
+  };
+  std::string out;
+  if (kc.role == "aead.seal" || kc.role == "aead.seal_update" || ends("_seal") || ends("_seal_update")) out = "ct";
+  else if (kc.role == "aead.open" || kc.role == "aead.open_update" || ends("_open") || ends("_open_update")) out = "pt";
+  else if (kc.role == "chacha20.xor" || ends("_chacha20")) out = "out";
+  else return;
+  // The streaming entries take the whole 64-byte chunks of len (emitted/README.md).
+  const bool chunks = kc.role == "aead.seal_update" || kc.role == "aead.open_update" || ends("_seal_update") || ends("_open_update");
+  Obligation *o = add(kernel.loc, "every byte of " + out + (chunks ? "[0..len - len % 64)" : "[0..len)") +
+                                      " is written on every path to the kernel's return");
+  if (!o) return;
+  walk(f, kernel, *o, [&](Walker &w, z3::context &c) {
+    w.ifma = !usesContracts(f);
+    w.cov = true;
+    w.covChunks = chunks;
+    w.covBuf = out;
+    w.covQ = c.bv_const("q", 64);
+    w.written = c.bool_val(false);
+    if (!w.hasParam(out) || !w.hasParam("len")) throw Failure{kernel.name + " has no parameter " + out + " or len (the kernel ABI)", kernel.loc};
+    w.onEnd = [&w, &kernel] {
+      if (!w.returned) w.covEnd(kernel.endLoc);
+      w.settle();
     };
   });
 }

@@ -1447,6 +1447,7 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
     if (contracts) {
       proveKernelBytes(f, kernel, adder("kernel-bytes"));  // the body's own memory accesses (kernelbytes.cpp)
       proveKeystream(f, kernel, adder("keystream"));       // which keystream byte each output byte gets
+      proveOutCoverage(f, kernel, adder("out-coverage"));  // every output byte is written
       proveKeystreamLoopsRvv(f, kernel, adder("chacha-block"));  // RVV loops: counter, offsets follow vl (rvv.cpp)
     }
     for (int fi : reachable(f, kernel)) {
@@ -1536,10 +1537,10 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
     // The IFMA dialect's memory bounds (kernelbytes.cpp: every helper walked, vector loads and
     // stores by their footprints). The slowest semantic walk, so it comes last; under --fail-fast
     // a kernel that has already failed skips it (a mutant needs one failure).
-    bool failedYet = !kr.errors.empty();
-    for (const auto &o : kr.obligations) failedYet = failedYet || (!o.skipped && o.res != Res::OK);
     auto adderFF = [&](const std::string &kind) {
       return [&, kind](SrcLoc l, const std::string &what) -> Obligation * {
+        bool failedYet = !kr.errors.empty();  // (the walks before this one count too)
+        for (const auto &o : kr.obligations) failedYet = failedYet || (!o.skipped && o.res != Res::OK);
         Obligation &o = addObl(kr, f, kind, l, what, kernel.name);
         if (!selected(opt, o) || (opt.failFast && failedYet)) o.skipped = true;
         return o.skipped ? nullptr : &o;
@@ -1547,6 +1548,7 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
     };
     proveKernelBytes(f, kernel, adderFF("kernel-bytes"));
     proveMacOrderIfma(f, kernel, adderFF("mac-order"));
+    proveOutCoverage(f, kernel, adderFF("out-coverage"));
   }
 }
 

@@ -57,6 +57,12 @@ void proveMacOrderIfma(const File &f, const Function &kernel,
 void proveKeystream(const File &f, const Function &kernel,
                     const std::function<Obligation *(SrcLoc, const std::string &)> &add);
 
+// out-coverage (kernelbytes.cpp) for a seal/open, streaming seal/open or ChaCha20 kernel of either
+// dialect: on every path to its return, each byte of its output text [0, len) has been stored
+// (a store's bytes, a masked store's mask bits, a proved chacha20.block helper's blocks).
+void proveOutCoverage(const File &f, const Function &kernel,
+                      const std::function<Obligation *(SrcLoc, const std::string &)> &add);
+
 // block-step for a poly1305.blocks loop whose body calls a stitched "blocks": "vl" helper with a
 // variable block count (emitted/rvv): the helper's Poly1305 loops absorb consecutive runs that are
 // exactly its nmac blocks at mac (each step proved by their own block-step obligations), the count
