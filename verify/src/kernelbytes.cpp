@@ -292,7 +292,8 @@ class Walker {
   std::map<std::string, Fill> fills;  // local array -> its keystream
   std::optional<z3::func_decl> inByte, ksByte;
 
-  // ---- the `out-coverage` pass (cov = true): every byte of the output text is written ----
+  // ---- the `out-coverage` pass (cov = true): every byte of the output text is written, and
+  // every read of it (a seal's MAC of its ciphertext) comes after the write ----
   // On every path to a return of the kernel, each byte q < len of its output text (ct for seal,
   // pt for open, out for ChaCha20) has been stored. `written` is a Boolean in the free offset
   // covQ: which bytes of covBuf the path has stored so far (an under-approximation). A store grows
@@ -310,19 +311,31 @@ class Walker {
   bool covQuery = false;             // a claim about `written` (Z3's qfbv strategy: faster on these)
   bool covCollect = false;           // a loop's candidate round: the stores' start offsets are kept
   std::vector<z3::expr> covStarts;
-  void covWrite(const Val &p, const z3::expr &bytes) {
-    if (!cov || !p.ptr || p.base != covBuf || !p.e) return;
-    written = *written || z3::ult(*covQ - *p.e, bytes);
+  // The bytes q of an access at p: `bytes` from p, or (masked) the elements of k's set bits.
+  z3::expr covBytes(const Val &p, const z3::expr &bytes) { return z3::ult(*covQ - *p.e, bytes); }
+  z3::expr covMasked(const Val &p, const Val &k, unsigned elem) {
+    const z3::expr d = *covQ - *p.e;
+    if (k.lowBits) return z3::ult(d, *k.lowBits * bv(elem));
+    return z3::ult(d, bv(64ull * elem)) && (z3::lshr(*k.e, z3::udiv(d, bv(elem))) & bv(1)) == bv(1);
+  }
+  bool onCov(const Val &p) const { return cov && p.ptr && p.base == covBuf && p.e; }
+  void covWrite(const Val &p, const z3::expr &in) {
+    written = *written || in;
     if (covCollect) covStarts.push_back(p.e->simplify());
   }
-  void covMaskedWrite(const Val &p, const Val &k, unsigned elem) {
-    if (!cov || !p.ptr || p.base != covBuf || !p.e) return;
-    const z3::expr d = *covQ - *p.e;
-    if (k.lowBits)
-      written = *written || z3::ult(d, *k.lowBits * bv(elem));
-    else
-      written = *written || (z3::ult(d, bv(64ull * elem)) && (z3::lshr(*k.e, z3::udiv(d, bv(elem))) & bv(1)) == bv(1));
-    if (covCollect) covStarts.push_back(p.e->simplify());
+  // A read of the output text (a seal's MAC of its ciphertext): only of bytes this path has
+  // already written (RFC 8439 2.8 MACs the ciphertext, not what the buffer held before).
+  void covRead(const z3::expr &in, SrcLoc l, const std::string &what) {
+    if (!checking) return;
+    settle();
+    const z3::expr claim = z3::implies(in, *written);
+    covQuery = true;
+    const bool ok = holds(claim);
+    const std::optional<z3::model> m = ok ? std::nullopt : refuting(claim);
+    covQuery = false;
+    if (ok) return;
+    fail(l, what + " reads byte q of " + covBuf + " before the kernel has written it (the MAC must absorb the ciphertext after the keystream is xored in)" +
+                (m ? "; e.g. q = " + valueIn(*m, *covQ) + inputsIn(*m, 12) : std::string()));
   }
   // A return of the kernel (or the end of its body): every byte below len stored on this path.
   void covEnd(SrcLoc l) {
@@ -876,6 +889,7 @@ class Walker {
       case Expr::Deref: {
         Val p = addrOf(e);
         access(p, bv(bytesOf(e.ty)), e.loc, "a read");
+        if (onCov(p)) covRead(covBytes(p, bv(bytesOf(e.ty))), e.loc, "a read");
         if (ks && bytesOf(e.ty) == 1)
           if (std::optional<z3::expr> b = byteAt(p)) return intV(z3::zext(*b, 56));
         return intV(unknown("mem"));
@@ -899,7 +913,7 @@ class Walker {
         }
         Val p = addrOf(lhs);
         access(p, bv(bytesOf(lhs.ty)), e.loc, "a write");
-        covWrite(p, bv(bytesOf(lhs.ty)));
+        if (onCov(p)) covWrite(p, covBytes(p, bv(bytesOf(lhs.ty))));
         if (ks) storeCheck(p, bytesOf(lhs.ty), rhs, e.loc);
         return rhs;
       }
@@ -973,12 +987,12 @@ class Walker {
         return Val{};
       }
       if (m.mask < 0) {
-        if (m.write) covWrite(p, bv(m.bytes));
+        if (onCov(p)) m.write ? covWrite(p, covBytes(p, bv(m.bytes))) : covRead(covBytes(p, bv(m.bytes)), e.loc, what);
         access(p, bv(m.bytes), e.loc, what);
       } else {
         const Val &k = av[(size_t)m.mask];
         if (k.ptr || !k.e) fail(e.loc, e.name + ": a mask with no integer meaning");
-        if (m.write) covMaskedWrite(p, k, m.elem);
+        if (onCov(p)) m.write ? covWrite(p, covMasked(p, k, m.elem)) : covRead(covMasked(p, k, m.elem), e.loc, what);
         maskedAccess(p, *k.e, m.elem, e.loc, what);
       }
       return Val{};
@@ -1109,6 +1123,16 @@ class Walker {
       return nullptr;
     };
     if (ks) keystreamCall(e, g, gc, j, args, argOf);
+    // out-coverage: what the helper reads of the output text must be written before the call
+    // (its own writes are not ordered against its reads: they count after it).
+    std::vector<std::pair<Val, z3::expr>> covOut;
+    auto footprint = [&](const Val &a, const Var &pv, const z3::expr &bytes, const std::string &what) {
+      if (onCov(a)) {
+        if (pv.ty.pointeeConst) covRead(covBytes(a, bytes), e.loc, what);
+        else if (gc.role == "chacha20.block" && pv.name == j.value("out", "out")) covOut.push_back({a, bytes});
+      }
+      access(a, bytes, e.loc, what);
+    };
     for (size_t k = 0; k < g.params.size() && k < args.size(); ++k) {
       const Var &pv = F.vars[(size_t)g.params[k]];
       const uint64_t n = pv.ty.kind == Type::Array ? pv.ty.count : pv.paramCount;
@@ -1119,37 +1143,36 @@ class Walker {
       if (pv.ty.kind != Type::Ptr) continue;
       std::string what = "the " + pv.name + " argument of " + g.name;
       if (vlBlocks && (pv.name == j.value("out", "out") || pv.name == j.value("in", "in"))) {
-        if (pv.name == j.value("out", "out")) covWrite(args[k], *ret * bv(64));
-        access(args[k], *ret * bv(64), e.loc, what + " (64 vl bytes)");
+        footprint(args[k], pv, *ret * bv(64), what + " (64 vl bytes)");
         continue;
       }
       const bool fixedBlocks = gc.role == "chacha20.block" && j.is_object() && j.value("blocks", nlohmann::json()).is_number_unsigned();
       if (fixedBlocks && (pv.name == j.value("out", "out") || (j.value("xor", false) && pv.name == j.value("in", "in")))) {
         const uint64_t nb = j["blocks"].get<uint64_t>();
-        if (pv.name == j.value("out", "out")) covWrite(args[k], bv(64 * nb));
-        access(args[k], bv(64 * nb), e.loc, what + " (" + std::to_string(64 * nb) + " bytes)");
+        footprint(args[k], pv, bv(64 * nb), what + " (" + std::to_string(64 * nb) + " bytes)");
         continue;
       }
       if (gc.role == "chacha20.block" && j.is_object() && j.contains("mac") && j["mac"].is_object() && pv.name == j["mac"].value("msg", "")) {
         const nlohmann::json &m = j["mac"];
         if (m.contains("block_bytes") && m["block_bytes"].is_number_unsigned()) {
-          access(args[k], bv(m["block_bytes"].get<uint64_t>()), e.loc, what + " (its MAC's block_bytes)");
+          footprint(args[k], pv, bv(m["block_bytes"].get<uint64_t>()), what + " (its MAC's block_bytes)");
           continue;
         }
         const Val *nm = argOf(m.value("blocks", ""));
         if (!nm || !nm->e) fail(e.loc, what + ": no MAC block count");
-        access(args[k], *nm->e * bv(16), e.loc, what + " (16 nmac bytes)");
+        footprint(args[k], pv, *nm->e * bv(16), what + " (16 nmac bytes)");
         continue;
       }
       if (gc.role == "bytes.load_partial" && pv.name == gc.src) {
         const Val *n = argOf(gc.len);
         if (!n || !n->e) fail(e.loc, what + ": no length argument");
         if (!holds(z3::ule(*n->e, bv(gc.maxLen)))) fail(e.loc, "the length passed to " + g.name + " may exceed its max_len " + std::to_string(gc.maxLen));
-        access(args[k], *n->e, e.loc, what);
+        footprint(args[k], pv, *n->e, what);
         continue;
       }
       fail(e.loc, what + ": a pointer parameter whose footprint its contract does not give (declare it T p[N])");
     }
+    for (auto &[a, bytes] : covOut) covWrite(a, covBytes(a, bytes));
     // Reference outputs become unknown.
     for (size_t k = 0; k < g.params.size() && k < e.args.size(); ++k)
       if (F.vars[(size_t)g.params[k]].isRef && e.args[k]->kind == Expr::Var) env[e.args[k]->var] = intV(unknown("out"));

@@ -86,7 +86,8 @@ std::vector<std::pair<std::string, std::string>> obligationKinds() {
       {"keystream", "every byte a kernel stores into its output text is the input byte XOR the RFC 8439 2.4 keystream "
                     "byte for its offset (block counter and byte), with the kernel's key and nonce; an AEAD's r and s come "
                     "from block 0 (2.6)"},
-      {"out-coverage", "on every path to a kernel's return, each byte of its output text [0, len) has been written"},
+      {"out-coverage", "on every path to a kernel's return, each byte of its output text [0, len) has been written, "
+                       "and every read of it (a seal's MAC) is of bytes already written"},
   };
 }
 
