@@ -335,7 +335,20 @@ class Walker {
     covQuery = false;
     if (ok) return;
     fail(l, what + " reads byte q of " + covBuf + " before the kernel has written it (the MAC must absorb the ciphertext after the keystream is xored in)" +
-                (m ? "; e.g. q = " + valueIn(*m, *covQ) + inputsIn(*m, 12) : std::string()));
+                (m ? covExample(*m) : std::string()));
+  }
+  // "; e.g. q = 5, len = 7, ...": the offset, then the model's parameters. (A byte the walk could
+  // not show written: where a loop's candidate range was dropped it may be one the kernel writes.)
+  std::string covExample(const z3::model &m) {
+    std::string ex = "; e.g. q = " + valueIn(m, *covQ);
+    const std::string rest = inputsIn(m, 16);
+    for (size_t a = 0; a < rest.size();) {  // (q already shown)
+      size_t b = rest.find(", ", a + 2);
+      if (b == std::string::npos) b = rest.size();
+      if (rest.compare(a, 6, ", q = ") != 0) ex += rest.substr(a, b - a);
+      a = b;
+    }
+    return ex;
   }
   // A return of the kernel (or the end of its body): every byte below len stored on this path.
   void covEnd(SrcLoc l) {
@@ -352,16 +365,7 @@ class Walker {
       covQuery = true;
       const std::optional<z3::model> m = refuting(claim);
       covQuery = false;
-      if (m) {
-        ex = "; e.g. q = " + valueIn(*m, *covQ);
-        const std::string rest = inputsIn(*m, 16);
-        for (size_t a = 0; a < rest.size();) {  // (q already shown)
-          size_t b = rest.find(", ", a + 2);
-          if (b == std::string::npos) b = rest.size();
-          if (rest.compare(a, 6, ", q = ") != 0) ex += rest.substr(a, b - a);
-          a = b;
-        }
-      }
+      if (m) ex = covExample(*m);
       fail(l, "the kernel may return with byte q of " + covBuf + (covChunks ? " (q < len - len % 64)" : " (q < len)") +
                   " never written: its output text has a hole" + ex);
     }
