@@ -304,9 +304,22 @@ class Walker {
   // candidate E that one iteration extends to [E(entry), E(next)): E is where a store of the
   // body starts, read at the head (a chunk's `1024 i`, a moved `out`'s offset, `off + i`), and
   // the candidates are filtered Houdini-style as the loop's other facts are.
+  // In place (the kernel ABI lets the output text be the input text exactly), a byte of the
+  // input must be read before the output's byte at the same offset is written: `mayW` is an
+  // over-approximation of the output bytes written so far (stores as above; at a loop head what
+  // came before and the kept candidates' ranges, when one iteration is proved to write nothing
+  // outside them, else everything), and every read of the input text is of bytes outside it.
   bool cov = false;
-  std::string covBuf;
-  std::optional<z3::expr> covQ, written;
+  std::string covBuf, covIn;
+  std::optional<z3::expr> covQ, written, mayW;
+  struct CovState {
+    std::optional<z3::expr> under, over;
+  };
+  CovState covState() const { return {written, mayW}; }
+  void setCov(const CovState &st) {
+    written = st.under;
+    mayW = st.over;
+  }
   bool covChunks = false;            // a streaming entry: its text is the whole 64-byte chunks of len
   bool covQuery = false;             // a claim about `written` (Z3's qfbv strategy: faster on these)
   bool covCollect = false;           // a loop's candidate round: the stores' start offsets are kept
@@ -319,23 +332,38 @@ class Walker {
     return z3::ult(d, bv(64ull * elem)) && (z3::lshr(*k.e, z3::udiv(d, bv(elem))) & bv(1)) == bv(1);
   }
   bool onCov(const Val &p) const { return cov && p.ptr && p.base == covBuf && p.e; }
+  bool onIn(const Val &p) const { return cov && !covIn.empty() && p.ptr && p.base == covIn && p.e; }
   void covWrite(const Val &p, const z3::expr &in) {
     written = *written || in;
+    mayW = *mayW || in;
     if (covCollect) covStarts.push_back(p.e->simplify());
+  }
+  // A claim about `written` or `mayW`, deferred like the others (batched on one path) and asked
+  // with Z3's qfbv strategy; the failure names a q and the lengths.
+  void covClaim(const z3::expr &claim, SrcLoc l, const std::string &msg) {
+    if (!checking) return;
+    defer(
+        claim,
+        [this, claim, l, msg] {
+          covQuery = true;
+          const std::optional<z3::model> m = refuting(claim);
+          covQuery = false;
+          fail(l, msg + (m ? covExample(*m) : std::string()));
+        },
+        true);
   }
   // A read of the output text (a seal's MAC of its ciphertext): only of bytes this path has
   // already written (RFC 8439 2.8 MACs the ciphertext, not what the buffer held before).
   void covRead(const z3::expr &in, SrcLoc l, const std::string &what) {
-    if (!checking) return;
-    settle();
-    const z3::expr claim = z3::implies(in, *written);
-    covQuery = true;
-    const bool ok = holds(claim);
-    const std::optional<z3::model> m = ok ? std::nullopt : refuting(claim);
-    covQuery = false;
-    if (ok) return;
-    fail(l, what + " reads byte q of " + covBuf + " before the kernel has written it (the MAC must absorb the ciphertext after the keystream is xored in)" +
-                (m ? covExample(*m) : std::string()));
+    covClaim(z3::implies(in, *written), l,
+             what + " reads byte q of " + covBuf + " before the kernel has written it (the MAC must absorb the ciphertext after the keystream is xored in)");
+  }
+  // A read of the input text: only of bytes whose output byte is not yet written (in place, the
+  // read would find the kernel's own output there).
+  void inRead(const z3::expr &in, SrcLoc l, const std::string &what) {
+    covClaim(z3::implies(in, !*mayW), l,
+             what + " reads byte q of " + covIn + " after the kernel may have written byte q of " + covBuf + ": in place (" + covBuf + " == " + covIn +
+                 ", which the kernel ABI allows) it would read its own output");
   }
   // "; e.g. q = 5, len = 7, ...": the offset, then the model's parameters. (A byte the walk could
   // not show written: where a loop's candidate range was dropped it may be one the kernel writes.)
@@ -355,20 +383,8 @@ class Walker {
     if (!cov || !checking) return;
     const z3::expr q = *covQ, len = c.bv_const("len", 64);
     const z3::expr end = covChunks ? len - (len & bv(63)) : len;
-    const z3::expr claim = z3::implies(z3::ult(q, end), *written);
-    settle();
-    covQuery = true;
-    const bool ok = holds(claim);
-    covQuery = false;
-    if (!ok) {
-      std::string ex;
-      covQuery = true;
-      const std::optional<z3::model> m = refuting(claim);
-      covQuery = false;
-      if (m) ex = covExample(*m);
-      fail(l, "the kernel may return with byte q of " + covBuf + (covChunks ? " (q < len - len % 64)" : " (q < len)") +
-                  " never written: its output text has a hole" + ex);
-    }
+    covClaim(z3::implies(z3::ult(q, end), *written), l,
+             "the kernel may return with byte q of " + covBuf + (covChunks ? " (q < len - len % 64)" : " (q < len)") + " never written: its output text has a hole");
   }
   // Whether a statement may store into memory: a store intrinsic, an assignment to memory or a
   // call of a helper that touches memory (a loop without one leaves `written` as it was).
@@ -414,10 +430,11 @@ class Walker {
     std::vector<std::pair<std::string, SrcLoc>> sites;
     z3::expr claim;
     std::function<void()> refute;  // throws (through fail)
+    bool cov = false;              // an out-coverage claim (asked with covQuery)
   };
   std::vector<Deferred> deferred;
-  void defer(const z3::expr &claim, std::function<void()> refute) {
-    deferred.push_back(Deferred{path, sites, claim, std::move(refute)});
+  void defer(const z3::expr &claim, std::function<void()> refute, bool covClaim = false) {
+    deferred.push_back(Deferred{path, sites, claim, std::move(refute), covClaim});
     if (deferred.size() >= 256) settle();
   }
   void settle() {
@@ -434,11 +451,13 @@ class Walker {
     };
     for (size_t i = 0; i < ds.size();) {
       size_t j = i + 1;
-      while (j < ds.size() && samePath(ds[i].path, ds[j].path)) ++j;
+      while (j < ds.size() && ds[j].cov == ds[i].cov && samePath(ds[i].path, ds[j].path)) ++j;
       path = ds[i].path;
       std::vector<z3::expr> claims;
       for (size_t k = i; k < j; ++k) claims.push_back(ds[k].claim);
+      covQuery = ds[i].cov;
       const std::vector<bool> ok = holdsEach(claims);
+      covQuery = false;
       for (size_t k = i; k < j; ++k)
         if (!ok[k - i]) {
           sites = ds[k].sites;
@@ -503,11 +522,14 @@ class Walker {
   z3::solver solverOnPath() {
     // IFMA dialect: simplify, solve the equalities away and bit-blast (the walk's facts are
     // bit-vector equalities and comparisons: 2-5x faster here than the default QF_BV strategy).
-    z3::solver s = covQuery ? z3::tactic(c, "qfbv").mk_solver()
-                   : ifma ? (z3::tactic(c, "simplify") & z3::tactic(c, "propagate-values") & z3::tactic(c, "solve-eqs") &
-                           z3::tactic(c, "simplify") & z3::tactic(c, "bit-blast") & z3::tactic(c, "sat"))
-                              .mk_solver()
-                        : z3::solver(c);
+    // out-coverage's claims (a `written`/`mayW` disjunction over a free offset): Z3's qfbv
+    // strategy; in the IFMA dialect, whose queries are fastest under one strategy or the other
+    // (2 s against 12 s either way round), the bit-blast pipeline for up to 4 s first.
+    const z3::tactic blast = z3::tactic(c, "simplify") & z3::tactic(c, "propagate-values") & z3::tactic(c, "solve-eqs") &
+                             z3::tactic(c, "simplify") & z3::tactic(c, "bit-blast") & z3::tactic(c, "sat");
+    z3::solver s = covQuery ? (ifma ? z3::try_for(blast, 4000) | z3::tactic(c, "qfbv") : z3::tactic(c, "qfbv")).mk_solver()
+                   : ifma   ? blast.mk_solver()
+                            : z3::solver(c);
     z3::params p(c);
     p.set("timeout", 10000u);
     s.set(p);
@@ -894,6 +916,7 @@ class Walker {
         Val p = addrOf(e);
         access(p, bv(bytesOf(e.ty)), e.loc, "a read");
         if (onCov(p)) covRead(covBytes(p, bv(bytesOf(e.ty))), e.loc, "a read");
+        if (onIn(p)) inRead(covBytes(p, bv(bytesOf(e.ty))), e.loc, "a read");
         if (ks && bytesOf(e.ty) == 1)
           if (std::optional<z3::expr> b = byteAt(p)) return intV(z3::zext(*b, 56));
         return intV(unknown("mem"));
@@ -992,11 +1015,13 @@ class Walker {
       }
       if (m.mask < 0) {
         if (onCov(p)) m.write ? covWrite(p, covBytes(p, bv(m.bytes))) : covRead(covBytes(p, bv(m.bytes)), e.loc, what);
+        if (onIn(p) && !m.write) inRead(covBytes(p, bv(m.bytes)), e.loc, what);
         access(p, bv(m.bytes), e.loc, what);
       } else {
         const Val &k = av[(size_t)m.mask];
         if (k.ptr || !k.e) fail(e.loc, e.name + ": a mask with no integer meaning");
         if (onCov(p)) m.write ? covWrite(p, covMasked(p, k, m.elem)) : covRead(covMasked(p, k, m.elem), e.loc, what);
+        if (onIn(p) && !m.write) inRead(covMasked(p, k, m.elem), e.loc, what);
         maskedAccess(p, *k.e, m.elem, e.loc, what);
       }
       return Val{};
@@ -1135,6 +1160,7 @@ class Walker {
         if (pv.ty.pointeeConst) covRead(covBytes(a, bytes), e.loc, what);
         else if (gc.role == "chacha20.block" && pv.name == j.value("out", "out")) covOut.push_back({a, bytes});
       }
+      if (onIn(a) && pv.ty.pointeeConst) inRead(covBytes(a, bytes), e.loc, what);
       access(a, bytes, e.loc, what);
     };
     for (size_t k = 0; k < g.params.size() && k < args.size(); ++k) {
@@ -1333,16 +1359,16 @@ class Walker {
           return all;
         };
         const std::map<std::string, Fill> fillsBase = fills;
-        const std::optional<z3::expr> wBase = written;
+        const CovState wBase = covState();
         path.push_back(cnd);
         if (s.then) exec(*s.then);
         bool retThen = returned;
         returned = false;
         std::map<int, Val> envThen = env;
         const std::map<std::string, Fill> fillsThen = fills;
-        const std::optional<z3::expr> wThen = written;
+        const CovState wThen = covState();
         fills = fillsBase;
-        written = wBase;
+        setCov(wBase);
         z3::expr factsThen = learned(p0 + 1);
         path.erase(path.begin() + (long)p0, path.end());
         env = base;
@@ -1365,11 +1391,14 @@ class Walker {
         if (retElse) {
           env = envThen;
           fills = fillsThen;
-          written = wThen;
+          setCov(wThen);
           path.push_back(cnd);
           return;
         }
-        if (cov) written = z3::ite(cnd, *wThen, *written);
+        if (cov) {
+          written = z3::ite(cnd, *wThen.under, *written);
+          mayW = z3::ite(cnd, *wThen.over, *mayW);
+        }
         // A local array filled on both ways keeps its keystream (chosen by the condition).
         std::map<std::string, Fill> fillsMerged;
         for (auto &[b, ft] : fillsThen) {
@@ -1448,7 +1477,7 @@ class Walker {
     if (s.kind == Stmt::For && s.init) exec(*s.init);
     // out-coverage: the bytes stored before the loop, and the loop's own candidate starts (an
     // enclosing loop's candidate round gets this loop's kept ones, read on entry).
-    const std::optional<z3::expr> wEntry = written;
+    const CovState wEntry = covState();
     const bool covLoop = cov && mayStore(s), outerCollect = covCollect;
     std::vector<z3::expr> outerStarts = std::move(covStarts);
     covStarts.clear();
@@ -1500,7 +1529,7 @@ class Walker {
     // IFMA dialect: the side of the loop's comparison that the loop does not assign (a chunk
     // count `nch` the loop counts to) is a term too, at its value on entry.
     std::vector<z3::expr> fixedTerms;
-    if (ifma && cnd && cnd->kind == Expr::Bin &&
+    if ((ifma || cov) && cnd && cnd->kind == Expr::Bin &&
         (cnd->name == "<" || cnd->name == "<=" || cnd->name == ">" || cnd->name == ">=" || cnd->name == "!=")) {
       for (const auto &side : cnd->args) {
         if (!sameAtEveryHead(*side, out) || side->kind == Expr::Const || side->ty.kind != Type::Int) continue;
@@ -1549,7 +1578,9 @@ class Walker {
       }
       return r.upper ? z3::ule(x, r.k) : z3::ule(r.k, x);
     };
-    if (ifma) {
+    // (out-coverage, either dialect: a loop's counter bounded by its constant limit bounds the
+    // bytes it may have written.)
+    if (ifma || cov) {
       for (int v : vars)
         if (F.vars[(size_t)v].ty.isSigned && entry.at(v).e->simplify().is_numeral()) {
           ranges.push_back(Range{v, entry.at(v).e->simplify(), true});
@@ -1564,6 +1595,19 @@ class Walker {
           ranges.push_back(Range{x.var, bv((uint64_t)y.value), true});
           ranges.push_back(Range{x.var, bv((uint64_t)y.value), false});
         }
+      // out-coverage: each unsigned 64-bit loop variable and moved pointer offset against its
+      // entry value either way (`n` only falls, `out` only rises: the range a loop has written
+      // lies past where it started).
+      if (cov) {
+        std::vector<int> mv;
+        for (int v : vars)
+          if (!F.vars[(size_t)v].ty.isSigned && F.vars[(size_t)v].ty.bits == 64) mv.push_back(v);
+        mv.insert(mv.end(), pvars.begin(), pvars.end());
+        for (int v : mv) {
+          ranges.push_back(Range{v, entry.at(v).e->simplify(), true});
+          ranges.push_back(Range{v, entry.at(v).e->simplify(), false});
+        }
+      }
       // (Only those true on entry: the filter below keeps what one iteration keeps.)
       std::vector<z3::expr> claims;
       for (const Range &r : ranges) claims.push_back(rangeTerm(r, entry));
@@ -1673,7 +1717,7 @@ class Walker {
         }
         env = entry;
         fills = fillsEntry;
-        written = wEntry;
+        setCov(wEntry);
         std::vector<Lin> cands;
         for (size_t i = 0; i < lv.size(); ++i)
           for (size_t j = i + 1; j < lv.size(); ++j) {
@@ -1743,7 +1787,7 @@ class Walker {
       path.erase(path.begin() + (long)p0, path.end());
       env = entry;
       fills = fillsEntry;
-      written = wEntry;
+      setCov(wEntry);
       if (keep.size() == cand.size() && keepLow.size() == lower.size() && keepRel.size() == rel.size() && keepLin.size() == lin.size() &&
           keepRange.size() == ranges.size())
         break;
@@ -1768,11 +1812,26 @@ class Walker {
     };
     // (The bytes before the loop are left out of an iteration's check: its claims are about the
     // candidates' own ranges, and a smaller `written` keeps those queries small.)
+    // A loop's range of output offsets [a, b), compared as offsets (no wrap: a range that only
+    // grows stays one range, which the over-approximation needs).
+    auto covRange = [&](const z3::expr &a, const z3::expr &b) { return z3::uge(*covQ, a) && z3::ult(*covQ, b); };
     auto covFrom = [&](const std::map<int, Val> &st, bool withEntry = true) {
-      z3::expr w = withEntry ? *wEntry : c.bool_val(false);
+      z3::expr w = withEntry ? *wEntry.under : c.bool_val(false);
       for (const z3::expr &E : covCands) {
         const z3::expr a = covAt(E, entry);
-        w = w || z3::ult(*covQ - a, covAt(E, st) - a);
+        w = w || covRange(a, covAt(E, st));
+      }
+      return w.simplify();
+    };
+    // The over-approximation: what came before and the candidates' ranges, where one iteration is
+    // proved to write nothing outside them (overOK), else every byte.
+    bool overOK = false;
+    std::vector<z3::expr> overCands;  // the candidates of the over-approximation (overOK)
+    auto overFrom = [&](const std::map<int, Val> &st, const std::vector<z3::expr> *cands = nullptr) {
+      z3::expr w = *wEntry.over;
+      for (const z3::expr &E : cands ? *cands : covCands) {
+        const z3::expr a = covAt(E, entry);
+        w = w || covRange(a, covAt(E, st));
       }
       return w.simplify();
     };
@@ -1787,12 +1846,20 @@ class Walker {
         pushFacts(hc);
         if (cnd) path.push_back(asInt(eval(*cnd), s.loc) != bv(0));
         written = covFrom(hc, false);
+        mayW = overFrom(hc);
         covCollect = round == 0;
         covStarts.clear();
         if (s.then) exec(*s.then);
         if (s.inc) eval(*s.inc);
         covCollect = false;
         returned = saved;
+        const z3::expr overClaim = z3::implies(*mayW, overFrom(env));  // (this round's candidates)
+        auto overHolds = [&] {
+          covQuery = true;
+          const bool ok = holds(overClaim);
+          covQuery = false;
+          return ok;
+        };
         if (round == 0) {
           // The candidates: the distinct starts, over the head's constants, and of starts a
           // constant apart (the 8 bytes of a word store, the 16 stores of a 1024-byte chunk)
@@ -1817,11 +1884,13 @@ class Walker {
             }
             if (!dup) covCands.push_back(E);
           }
+          overCands = covCands;  // (all of them, for the second try below)
+          if (covCands.empty()) overOK = overHolds();
         } else {
           std::vector<z3::expr> claims;
           for (const z3::expr &E : covCands) {
             const z3::expr a = covAt(E, entry);
-            claims.push_back(z3::implies(z3::ult(*covQ - a, covAt(E, env) - a), *written));
+            claims.push_back(z3::implies(covRange(a, covAt(E, env)), *written));
           }
           covQuery = true;
           const std::vector<bool> ok = holdsEach(claims);
@@ -1832,14 +1901,38 @@ class Walker {
           }
           const bool stable = keep.size() == covCands.size();
           covCands = keep;
-          if (stable) round = 8;
+          if (stable) {
+            overOK = overHolds();
+            round = 8;
+          }
         }
         path.erase(path.begin() + (long)p0, path.end());
         env = entry;
         fills = fillsEntry;
-        written = wEntry;
-        if (covCands.empty()) break;
-        if (round == 7) covCands.clear();  // (not settled: none kept)
+        setCov(wEntry);
+        if (covCands.empty() && round == 0) break;  // (a round that dropped them all is followed by one without)
+        if (round == 7) covCands.clear();  // (not settled: none kept, nothing known of the over-approximation)
+      }
+      // The over-approximation where the kept candidates do not bound the body's writes (a loop
+      // that skips bytes it steps over): all of the body's starts, tried once.
+      if (overOK) {
+        overCands = covCands;
+      } else if (!overCands.empty()) {
+        env = hc;
+        pushFacts(hc);
+        if (cnd) path.push_back(asInt(eval(*cnd), s.loc) != bv(0));
+        written = covFrom(hc, false);
+        mayW = overFrom(hc, &overCands);
+        if (s.then) exec(*s.then);
+        if (s.inc) eval(*s.inc);
+        returned = saved;
+        covQuery = true;
+        overOK = holds(z3::implies(*mayW, overFrom(env, &overCands)));
+        covQuery = false;
+        path.erase(path.begin() + (long)p0, path.end());
+        env = entry;
+        fills = fillsEntry;
+        setCov(wEntry);
       }
       checking = savedChecking;
       covStarts.clear();
@@ -1848,7 +1941,10 @@ class Walker {
     head("@i");
     std::map<int, Val> h = env;
     pushFacts(h);
-    if (covLoop) written = covFrom(h);
+    if (covLoop) {
+      written = covFrom(h);
+      mayW = overOK ? overFrom(h, &overCands) : c.bool_val(true);
+    }
     if (mac && env.count(cursorVar) && std::find(vars.begin(), vars.end(), cursorVar) != vars.end())
       for (const Lin &l : lin) {
         // The cursor at the head by a kept relation cursor - b y = k, in terms of y (an equal
@@ -1899,7 +1995,7 @@ class Walker {
     returned = saved;
     path.erase(path.begin() + (long)p0, path.end());
     fills = fillsEntry;
-    written = wEntry;
+    setCov(wEntry);
     // After the loop: the facts, and the condition false.
     head("@x");
     std::map<int, Val> x = env;
@@ -1909,7 +2005,10 @@ class Walker {
     // would let everything after the loop prove.
     if (holds(c.bool_val(false))) fail(s.loc, "the facts after this loop contradict each other (a loop that never ends, or the verifier's own error)");
     if (ifma) closedForms(cnd, vars, pvars, lin, out);
-    if (covLoop) written = covFrom(env);
+    if (covLoop) {
+      written = covFrom(env);
+      mayW = overOK ? overFrom(env, &overCands) : c.bool_val(true);
+    }
     covStarts = std::move(outerStarts);
     covCollect = outerCollect;
     if (outerCollect)
@@ -2125,15 +2224,16 @@ void proveOutCoverage(const File &f, const Function &kernel, const std::function
   auto ends = [&](const std::string &suf) {
     return kernel.name.size() > suf.size() && kernel.name.compare(kernel.name.size() - suf.size(), suf.size(), suf) == 0;
   };
-  std::string out;
-  if (kc.role == "aead.seal" || kc.role == "aead.seal_update" || ends("_seal") || ends("_seal_update")) out = "ct";
-  else if (kc.role == "aead.open" || kc.role == "aead.open_update" || ends("_open") || ends("_open_update")) out = "pt";
-  else if (kc.role == "chacha20.xor" || ends("_chacha20")) out = "out";
+  std::string out, in;
+  if (kc.role == "aead.seal" || kc.role == "aead.seal_update" || ends("_seal") || ends("_seal_update")) out = "ct", in = "pt";
+  else if (kc.role == "aead.open" || kc.role == "aead.open_update" || ends("_open") || ends("_open_update")) out = "pt", in = "ct";
+  else if (kc.role == "chacha20.xor" || ends("_chacha20")) out = "out", in = "in";
   else return;
   // The streaming entries take the whole 64-byte chunks of len (emitted/README.md).
   const bool chunks = kc.role == "aead.seal_update" || kc.role == "aead.open_update" || ends("_seal_update") || ends("_open_update");
   Obligation *o = add(kernel.loc, "every byte of " + out + (chunks ? "[0..len - len % 64)" : "[0..len)") +
-                                      " is written on every path to the kernel's return");
+                                      " is written on every path to the kernel's return, read only after it is written, and each byte of " +
+                                      in + " read before " + out + "'s byte there is written (in place)");
   if (!o) return;
   walk(f, kernel, *o, [&](Walker &w, z3::context &c) {
     w.ifma = !usesContracts(f);
@@ -2142,6 +2242,8 @@ void proveOutCoverage(const File &f, const Function &kernel, const std::function
     w.covBuf = out;
     w.covQ = c.bv_const("q", 64);
     w.written = c.bool_val(false);
+    w.mayW = c.bool_val(false);
+    w.covIn = w.hasParam(in) ? in : "";
     if (!w.hasParam(out) || !w.hasParam("len")) throw Failure{kernel.name + " has no parameter " + out + " or len (the kernel ABI)", kernel.loc};
     w.onEnd = [&w, &kernel] {
       if (!w.returned) w.covEnd(kernel.endLoc);

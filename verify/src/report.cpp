@@ -87,7 +87,8 @@ std::vector<std::pair<std::string, std::string>> obligationKinds() {
                     "byte for its offset (block counter and byte), with the kernel's key and nonce; an AEAD's r and s come "
                     "from block 0 (2.6)"},
       {"out-coverage", "on every path to a kernel's return, each byte of its output text [0, len) has been written, "
-                       "and every read of it (a seal's MAC) is of bytes already written"},
+                       "every read of it (a seal's MAC) is of bytes already written, and every read of the input "
+                       "text comes before the output's byte there is written (in place)"},
   };
 }
 

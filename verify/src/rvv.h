@@ -60,7 +60,8 @@ void proveKeystream(const File &f, const Function &kernel,
 // out-coverage (kernelbytes.cpp) for a seal/open, streaming seal/open or ChaCha20 kernel of either
 // dialect: on every path to its return, each byte of its output text [0, len) has been stored
 // (a store's bytes, a masked store's mask bits, a proved chacha20.block helper's blocks), and
-// every read of that buffer (a seal's MAC of its ciphertext) is of bytes already written.
+// every read of that buffer (a seal's MAC of its ciphertext) is of bytes already written, and
+// every read of the input text is of bytes whose output byte may not yet be written (in place).
 void proveOutCoverage(const File &f, const Function &kernel,
                       const std::function<Obligation *(SrcLoc, const std::string &)> &add);
 
