@@ -9,6 +9,7 @@
 #include "ir.h"
 
 #include <cctype>
+#include <functional>
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
@@ -707,33 +708,43 @@ struct Lowerer {
 
 }  // namespace
 
-// The calls each function makes (callee index, call location), walking the IR with an explicit
-// stack (the IR depth is bounded by the front end, but nothing here needs to recurse).
+// Every statement and expression under `root`, with an explicit stack (the IR depth is bounded
+// by the front end, but nothing here needs to recurse); a visitor returning false stops the walk.
+static void walkIR(const Stmt *root, const std::function<bool(const Stmt &)> &onStmt, const std::function<bool(const Expr &)> &onExpr) {
+  std::vector<const Stmt *> ss{root};
+  std::vector<const Expr *> es;
+  while (!ss.empty() || !es.empty()) {
+    if (!ss.empty()) {
+      const Stmt *s = ss.back();
+      ss.pop_back();
+      if (!onStmt(*s)) return;
+      for (const StmtP *c : {&s->init, &s->then, &s->els})
+        if (*c) ss.push_back(c->get());
+      for (const auto &b : s->body)
+        if (b) ss.push_back(b.get());
+      for (const ExprP *e : {&s->e, &s->inc})
+        if (*e) es.push_back(e->get());
+      continue;
+    }
+    const Expr *e = es.back();
+    es.pop_back();
+    if (!onExpr(*e)) return;
+    for (const auto &a : e->args)
+      if (a) es.push_back(a.get());
+  }
+}
+
+// The calls each function makes (callee index, call location).
 static std::vector<std::vector<std::pair<int, SrcLoc>>> callGraph(const File &f) {
   std::vector<std::vector<std::pair<int, SrcLoc>>> g(f.funcs.size());
-  for (size_t i = 0; i < f.funcs.size(); ++i) {
-    std::vector<const Stmt *> ss;
-    std::vector<const Expr *> es;
-    if (f.funcs[i].body) ss.push_back(f.funcs[i].body.get());
-    while (!ss.empty() || !es.empty()) {
-      if (!ss.empty()) {
-        const Stmt *s = ss.back();
-        ss.pop_back();
-        for (const StmtP *c : {&s->init, &s->then, &s->els})
-          if (*c) ss.push_back(c->get());
-        for (const auto &b : s->body)
-          if (b) ss.push_back(b.get());
-        for (const ExprP *e : {&s->e, &s->inc})
-          if (*e) es.push_back(e->get());
-        continue;
-      }
-      const Expr *e = es.back();
-      es.pop_back();
-      if (e->kind == Expr::Call && e->fn >= 0) g[i].push_back({e->fn, e->loc});
-      for (const auto &a : e->args)
-        if (a) es.push_back(a.get());
-    }
-  }
+  for (size_t i = 0; i < f.funcs.size(); ++i)
+    if (f.funcs[i].body)
+      walkIR(
+          f.funcs[i].body.get(), [](const Stmt &) { return true; },
+          [&](const Expr &e) {
+            if (e.kind == Expr::Call && e.fn >= 0) g[i].push_back({e.fn, e.loc});
+            return true;
+          });
   return g;
 }
 
@@ -807,38 +818,27 @@ static void rejectHiddenPaths(const File &f, std::vector<FrontendError> &errs) {
   for (const Function &fn : f.funcs) {
     if (!fn.body) continue;
     const Stmt *last = fn.body->kind == Stmt::Block && !fn.body->body.empty() ? fn.body->body.back().get() : nullptr;
-    std::vector<const Stmt *> ss{fn.body.get()};
-    std::vector<const Expr *> es;
-    while (!ss.empty() || !es.empty()) {
-      if (!ss.empty()) {
-        const Stmt *s = ss.back();
-        ss.pop_back();
-        if (s->kind == Stmt::Return && s != last) {
-          errs.push_back({f.path, s->loc, "a return before the end of '" + fn.name + "' is outside the emitted dialect (the verifier joins a function's paths at its end)"});
-          return;
-        }
-        for (const StmtP *c : {&s->init, &s->then, &s->els})
-          if (*c) ss.push_back(c->get());
-        for (const auto &b : s->body)
-          if (b) ss.push_back(b.get());
-        for (const ExprP *e : {&s->e, &s->inc})
-          if (*e) es.push_back(e->get());
-        continue;
-      }
-      const Expr *e = es.back();
-      es.pop_back();
-      std::vector<const Expr *> guarded;
-      if (e->kind == Expr::Cond && e->args.size() == 3) guarded = {e->args[1].get(), e->args[2].get()};
-      if (e->kind == Expr::Bin && (e->name == "&&" || e->name == "||") && e->args.size() == 2) guarded = {e->args[1].get()};
-      for (const Expr *g : guarded)
-        if (const Expr *x = g ? effect(g) : nullptr) {
-          errs.push_back({f.path, x->loc, "a side effect ('" + x->text + "') under a condition inside an expression (an arm of ?: or the right operand of " +
-                                              "&& or ||) is outside the emitted dialect: write it as an if statement"});
-          return;
-        }
-      for (const auto &a : e->args)
-        if (a) es.push_back(a.get());
-    }
+    bool bad = false;
+    walkIR(
+        fn.body.get(),
+        [&](const Stmt &s) {
+          if (s.kind != Stmt::Return || &s == last) return true;
+          errs.push_back({f.path, s.loc, "a return before the end of '" + fn.name + "' is outside the emitted dialect (the verifier joins a function's paths at its end)"});
+          return !(bad = true);
+        },
+        [&](const Expr &e) {
+          std::vector<const Expr *> guarded;
+          if (e.kind == Expr::Cond && e.args.size() == 3) guarded = {e.args[1].get(), e.args[2].get()};
+          if (e.kind == Expr::Bin && (e.name == "&&" || e.name == "||") && e.args.size() == 2) guarded = {e.args[1].get()};
+          for (const Expr *g : guarded)
+            if (const Expr *x = g ? effect(g) : nullptr) {
+              errs.push_back({f.path, x->loc, "a side effect ('" + x->text + "') under a condition inside an expression (an arm of ?: or the right operand of " +
+                                                  "&& or ||) is outside the emitted dialect: write it as an if statement"});
+              return !(bad = true);
+            }
+          return true;
+        });
+    if (bad) return;
   }
 }
 

@@ -389,14 +389,24 @@ class Walker {
   // Whether a statement may store into memory: a store intrinsic, an assignment to memory or a
   // call of a helper that touches memory (a loop without one leaves `written` as it was).
   bool mayStore(const Stmt &st) {
+    return anyExpr(st, [&](const Expr &x) {
+      return (x.kind == Expr::Intrin && (x.name.find("store") != std::string::npos || x.name.find("scatter") != std::string::npos ||
+                                         x.name.find("stream") != std::string::npos || x.name.find("maskmov") != std::string::npos ||
+                                         isRvvStore(x.name))) ||
+             ((x.kind == Expr::Assign || x.kind == Expr::IncDec) && x.args[0]->kind != Expr::Var) ||
+             (x.kind == Expr::Call && x.fn >= 0 && touchesMemory(x.fn));
+    });
+  }
+  // Whether `pred` holds for an expression anywhere under a statement (its own expressions and
+  // those of the statements inside it; calls are not followed).
+  template <class P> bool anyExpr(const Stmt &st, P &&pred) {
     bool any = false;
     std::function<void(const Expr &)> ex = [&](const Expr &x) {
       if (any) return;
-      if (x.kind == Expr::Intrin && (x.name.find("store") != std::string::npos || x.name.find("scatter") != std::string::npos ||
-                                     x.name.find("stream") != std::string::npos || x.name.find("maskmov") != std::string::npos || isRvvStore(x.name)))
+      if (pred(x)) {
         any = true;
-      if ((x.kind == Expr::Assign || x.kind == Expr::IncDec) && x.args[0]->kind != Expr::Var) any = true;
-      if (x.kind == Expr::Call && x.fn >= 0 && touchesMemory(x.fn)) any = true;
+        return;
+      }
       for (const auto &a : x.args)
         if (a) ex(*a);
     };
@@ -1214,22 +1224,9 @@ class Walker {
   // or a call of one that may (the intercepted roles always do).
   std::map<int, bool> mayMacFn;
   bool mayMac(const Stmt &st, bool ifmaFn) {
-    bool any = false;
-    std::function<void(const Expr &)> ex = [&](const Expr &x) {
-      if (any) return;
-      if (x.kind == Expr::Intrin && ifmaFn && x.name.find("loadu_si") != std::string::npos) any = true;
-      if (x.kind == Expr::Call && x.fn >= 0) any = any || mayMacCall(x.fn);
-      for (const auto &a : x.args)
-        if (a) ex(*a);
-    };
-    std::function<void(const Stmt &)> walkS = [&](const Stmt &t) {
-      if (any) return;
-      for (const ExprP *q : {&t.e, &t.inc})
-        if (*q) ex(**q);
-      forEachChild(t, walkS);
-    };
-    walkS(st);
-    return any;
+    return anyExpr(st, [&](const Expr &x) {
+      return (x.kind == Expr::Intrin && ifmaFn && x.name.find("loadu_si") != std::string::npos) || (x.kind == Expr::Call && x.fn >= 0 && mayMacCall(x.fn));
+    });
   }
   // Whether a helper may touch memory: a pointer or array parameter, a local array, an index, a
   // dereference or a memory intrinsic, or a call of one that may (kernel-bytes walks only those).
@@ -2137,10 +2134,13 @@ void proveKeystream(const File &f, const Function &kernel, const std::function<O
   });
 }
 
+// Whether the kernel's name ends with `suf` (the kernel ABI by name, emitted/README.md).
+static bool nameEnds(const Function &kernel, const std::string &suf) {
+  return kernel.name.size() > suf.size() && kernel.name.compare(kernel.name.size() - suf.size(), suf.size(), suf) == 0;
+}
+
 void proveMacOrderIfma(const File &f, const Function &kernel, const std::function<Obligation *(SrcLoc, const std::string &)> &add) {
-  auto ends = [&](const std::string &suf) {
-    return kernel.name.size() > suf.size() && kernel.name.compare(kernel.name.size() - suf.size(), suf.size(), suf) == 0;
-  };
+  auto ends = [&](const std::string &suf) { return nameEnds(kernel, suf); };
   // The kernel ABI (emitted/README.md), by name in this dialect: what its MAC absorbs.
   int kind = -1;
   std::string ct;
@@ -2221,9 +2221,7 @@ void proveOutCoverage(const File &f, const Function &kernel, const std::function
   // The kernel ABI (emitted/README.md): the output text buffer, by the kernel's contract role
   // (mul64 dialect) or by its name (IFMA dialect).
   const Contract kc = contractOf(kernel);
-  auto ends = [&](const std::string &suf) {
-    return kernel.name.size() > suf.size() && kernel.name.compare(kernel.name.size() - suf.size(), suf.size(), suf) == 0;
-  };
+  auto ends = [&](const std::string &suf) { return nameEnds(kernel, suf); };
   std::string out, in;
   if (kc.role == "aead.seal" || kc.role == "aead.seal_update" || ends("_seal") || ends("_seal_update")) out = "ct", in = "pt";
   else if (kc.role == "aead.open" || kc.role == "aead.open_update" || ends("_open") || ends("_open_update")) out = "pt", in = "ct";
