@@ -735,11 +735,28 @@ static void proveChachaBlockOnce(const File &f, const Function &fn, const Contra
   cv.bits = 32;
   cv.w.push_back(ctr);
   ev.bindParam(ctrP, cv);
+  // An xor helper may be called in place (out == in, the kernel ABI's one overlap): each byte of
+  // in must be read before out's byte at its offset is written, and a stitched MAC's message
+  // (which the kernel may point anywhere in that buffer) before any byte of out is.
+  const bool xorIn = contractField(fn.contract, "xor") == "true";
+  const std::string inP = contractField(fn.contract, "in").empty() ? "in" : contractField(fn.contract, "in");
+  const std::string macP = contractField(fn.contract, "msg");
+  if (xorIn) ev.watchInPlace(outP, inP, macP.empty() ? std::vector<std::string>{} : std::vector<std::string>{macP});
   if (!ev.runFunction(fn)) {
     o.res = Res::FAILED;
     o.cex = "cannot evaluate " + fn.name + " bit-exactly: " + ev.error() + " (line " + std::to_string(ev.errorLoc().line) + ")";
     o.ms = msSince(t0);
     return;
+  }
+  if (xorIn) {
+    SrcLoc at;
+    const std::string why = ev.inPlaceViolation(at);
+    if (!why.empty()) {
+      o.res = Res::FAILED;
+      o.cex = "in place (line " + std::to_string(at.line) + "): " + fn.name + " " + why;
+      o.ms = msSince(t0);
+      return;
+    }
   }
   std::vector<z3::expr> out;
   if (!ev.written(outP, (int)(64 * blocks), out)) {

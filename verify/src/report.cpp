@@ -80,7 +80,7 @@ std::vector<std::pair<std::string, std::string>> obligationKinds() {
                     "block loop ends (a measure from its condition goes down each iteration)"},
       {"lengths-block", "an AEAD's last Poly1305 block before the final reduction is le64(aad_len) || le64(len) "
                         "with the pad bit (RFC 8439 2.8)"},
-      {"chacha-block", "a scalar chacha20.block helper: 20 rounds + feed-forward equal RFC 8439 2.3"},
+      {"chacha-block", "a chacha20.block helper: 20 rounds + feed-forward equal RFC 8439 2.3 (XOR in; in place, each input byte read before its output byte is written)"},
       {"kernel-bytes", "every byte a kernel's own body reads or writes, and every buffer it hands to a helper, lies inside "
                        "its buffer (len, aad_len, declared array sizes)"},
       {"keystream", "every byte a kernel stores into its output text is the input byte XOR the RFC 8439 2.4 keystream "

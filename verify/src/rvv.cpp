@@ -854,6 +854,12 @@ class LaneEval {
       assigned(s, out, decl, st);
       if (segMode) segment(s, ct);
       if (st) fail(s.loc, "the Poly1305 loop stores to memory or runs vector code: it is not independent of the keystream");
+      // Its message may be the text this helper writes (an in-place open MACs its ciphertext at
+      // any offset of the buffer): every MAC read comes before the first store into out.
+      for (const StoreRec &w : stores)
+        if (w.region == outP)
+          fail(s.loc, "in place: the Poly1305 loop reads its message after a store into " + outP + " (line " +
+                          std::to_string(w.loc.line) + "): its MAC reads must all come first, the message may be the text it writes");
       for (int v : out) {
         if (decl.count(v)) continue;
         bool acc = false;

@@ -40,8 +40,41 @@ struct SymEval::Impl {
   std::map<std::pair<int, const void *>, int> ctxIds;
   int nextCtx = 2;
   bool brk = false, cont = false;
+  // The in-place order watch (watchInPlace): reads of `in` against the bytes of `out` already
+  // written, reads of the `early` regions against any write of `out`.
+  struct OrderWatch {
+    bool on = false;
+    std::string out, in;
+    std::set<std::string> early;
+    std::set<int64_t> wrote;
+    bool wroteAny = false, wroteUnknown = false;
+    std::string why;
+    SrcLoc loc;
+  } ow;
+  SrcLoc at;  // the statement being evaluated (for the watch's report)
 
   Impl(const File &f, z3::context &cc) : F(f), c(cc) {}
+
+  void orderRead(const std::string &region, bool known, int64_t off) {
+    if (!ow.on || !ow.why.empty()) return;
+    if (region == ow.in && ((ow.wroteUnknown || !known) ? ow.wroteAny : ow.wrote.count(off) > 0)) {
+      ow.why = "reads " + ow.in + (known ? "[" + std::to_string(off) + "]" : " at an offset not known") + " after " +
+               ow.out + (known ? "[" + std::to_string(off) + "]" : "") + " may have been written (with " + ow.out + " == " + ow.in +
+               ", the ABI's in-place call, it reads output, not input)";
+      ow.loc = at;
+    } else if (ow.early.count(region) && ow.wroteAny) {
+      ow.why = "reads " + region + (known ? "[" + std::to_string(off) + "]" : "") + " after its first write of " + ow.out +
+               " (its MAC reads must all come first: the message may be the text it writes)";
+      ow.loc = at;
+    }
+  }
+  void orderWrite(const std::string &region, bool known, int64_t off, size_t n) {
+    if (!ow.on || region != ow.out) return;
+    ow.wroteAny = true;
+    if (!known) ow.wroteUnknown = true;
+    else
+      for (size_t i = 0; i < n; ++i) ow.wrote.insert(off + (int64_t)i);
+  }
 
   [[noreturn]] void fail(SrcLoc l, const std::string &m) {
     if (err.empty()) {
@@ -142,6 +175,7 @@ struct SymEval::Impl {
   // ---- statements ----
   void exec(const Stmt &s) {
     if (frames.back().returned || brk || cont) return;
+    if (s.kind != Stmt::Block && frames.size() <= 1) at = s.loc;  // the helper's own statement
     switch (s.kind) {
       case Stmt::Null: return;
       case Stmt::Block:
@@ -249,6 +283,7 @@ struct SymEval::Impl {
   // ---- memory ----
   z3::expr readByte(const std::string &region, int64_t off) {
     noteRead(region);
+    orderRead(region, true, off);
     auto &m = mem[region];
     auto it = m.find(off);
     if (it != m.end()) return it->second;
@@ -260,11 +295,13 @@ struct SymEval::Impl {
   std::vector<z3::expr> readBytes(const SVal &p, int n) {
     std::vector<z3::expr> out;
     if (p.k != SVal::Ptr) fail({}, "memory access through a non-pointer");
+    if (!p.offKnown) orderRead(p.region, false, 0);
     for (int i = 0; i < n; ++i) out.push_back(p.offKnown ? readByte(p.region, p.off + i) : freshBv(p.region + "?", 8));
     return out;
   }
   void writeBytes(const SVal &p, const std::vector<z3::expr> &bytes) {
     if (p.k != SVal::Ptr) fail({}, "memory access through a non-pointer");
+    orderWrite(p.region, p.offKnown, p.off, bytes.size());
     if (!p.offKnown) {
       dirty.insert(p.region);
       mem[p.region].clear();
@@ -932,6 +969,17 @@ int SymEval::calls(const std::string &name) const {
   return it == d->ncalls.end() ? 0 : it->second;
 }
 
+void SymEval::watchInPlace(const std::string &out, const std::string &in, const std::vector<std::string> &readFirst) {
+  d->ow = Impl::OrderWatch{};
+  d->ow.on = true;
+  d->ow.out = out;
+  d->ow.in = in;
+  d->ow.early.insert(readFirst.begin(), readFirst.end());
+}
+std::string SymEval::inPlaceViolation(SrcLoc &where) const {
+  where = d->ow.loc;
+  return d->ow.why;
+}
 const std::string &SymEval::error() const { return d->err; }
 SrcLoc SymEval::errorLoc() const { return d->errLoc; }
 

@@ -50,6 +50,14 @@ class SymEval {
   // Variables' values at the first read of any memory or variable named in `watch`.
   void snapshotOnRead(const std::vector<std::string> &watch, const std::vector<std::string> &vars);
   bool snapshot(std::map<std::string, SVal> &out) const;
+  // The in-place order of a helper that XORs `in` into `out` (the kernel ABI lets them be one
+  // buffer): from now on, a read of in's byte o after out's byte o was written (or after a write
+  // of out at an offset not known), and a read of a `readFirst` region (a stitched MAC's message,
+  // which may be that buffer at any offset) after any write of out, is recorded. Only pointer
+  // parameters' regions are watched, by name; the first violation is kept.
+  void watchInPlace(const std::string &out, const std::string &in, const std::vector<std::string> &readFirst);
+  // The first recorded violation ("" if none) and the statement that made it.
+  std::string inPlaceViolation(SrcLoc &where) const;
   // Number of calls of intrinsic `name` evaluated.
   int calls(const std::string &name) const;
 
