@@ -50,14 +50,14 @@
 // spec: spec/avx512_ifma_fused.toml:27 chacha20.short_blocks_per_vector
 
 // Block counters c0..c3 for the four lanes (word 0 of each row-d lane).
-// chapoly-contract: {"role":"chacha20.lanes"}
+// chapoly-contract: {"role":"chacha20.lanes","claim":"ctr4"}
 static inline __attribute__((always_inline)) __m512i chacha20_x4_ctr(uint32_t c0, uint32_t c1, uint32_t c2, uint32_t c3)
 {
   return _mm512_setr_epi32((int)c0, 0, 0, 0, (int)c1, 0, 0, 0, (int)c2, 0, 0, 0, (int)c3, 0, 0, 0);
 }
 
 // Initial state: constants, key, key, counter || nonce (RFC 8439 2.3), counters added from ctr.
-// chapoly-contract: {"role":"chacha20.lanes"}
+// chapoly-contract: {"role":"chacha20.lanes","claim":"init4"}
 static inline __attribute__((always_inline)) void chacha20_x4_init(__m512i &xa, __m512i &xb, __m512i &xc, __m512i &xd,
                               const uint8_t key[32], const uint8_t nonce[12], __m512i ctr)
 {
@@ -313,7 +313,7 @@ static inline __attribute__((always_inline)) void chacha20_x4_rounds4(__m512i &x
 }
 
 // Adds the input state (RFC 8439 2.3 step 3) and transposes rows to blocks: o_i = block i.
-// chapoly-contract: {"role":"chacha20.lanes"}
+// chapoly-contract: {"role":"chacha20.lanes","claim":"blocks4"}
 static inline __attribute__((always_inline)) void chacha20_x4_blocks(__m512i &o0, __m512i &o1, __m512i &o2, __m512i &o3,
                                 __m512i xa, __m512i xb, __m512i xc, __m512i xd,
                                 __m512i sa, __m512i sb, __m512i sc, __m512i sd)
@@ -333,7 +333,7 @@ static inline __attribute__((always_inline)) void chacha20_x4_blocks(__m512i &o0
 }
 
 // out[0..n) = in[0..n) ^ ks[0..n) for n <= 64: masked load and store, no byte outside touched.
-// chapoly-contract: {"role":"chacha20.lanes"}
+// chapoly-contract: {"role":"chacha20.lanes","claim":"xor64"}
 static inline __attribute__((always_inline)) void chacha20_xor_block(uint8_t *out, const uint8_t *in, size_t n, __m512i ks)
 {
   const __mmask64 k = (__mmask64)_bzhi_u64(~0ULL, (unsigned)n);
@@ -368,7 +368,7 @@ static inline __attribute__((always_inline)) void chacha20_x4_stream(uint8_t *ou
 // spec: spec/avx512_ifma_fused.toml:26 chacha20.bulk_blocks
 
 // Input state words s0..s15 (s12, the counter, is set per chunk).
-// chapoly-contract: {"role":"chacha20.lanes"}
+// chapoly-contract: {"role":"chacha20.lanes","claim":"sliced_init"}
 static inline __attribute__((always_inline)) void chacha20_bulk_init(
     __m512i &s0,
     __m512i &s1,
@@ -410,7 +410,7 @@ static inline __attribute__((always_inline)) void chacha20_bulk_init(
 }
 
 // Block counters ctr, ctr+1, ..., ctr+15 (word 12 of each block).
-// chapoly-contract: {"role":"chacha20.lanes"}
+// chapoly-contract: {"role":"chacha20.lanes","claim":"sliced_ctr"}
 static inline __attribute__((always_inline)) __m512i chacha20_bulk_ctr(uint32_t ctr)
 {
   return _mm512_add_epi32(_mm512_set1_epi32((int)ctr), _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
@@ -418,7 +418,7 @@ static inline __attribute__((always_inline)) __m512i chacha20_bulk_ctr(uint32_t 
 
 // Adds the input state, transposes words to blocks, and writes out = in ^ keystream for the
 // whole 1024-byte chunk.
-// chapoly-contract: {"role":"chacha20.lanes"}
+// chapoly-contract: {"role":"chacha20.lanes","claim":"sliced_xor"}
 static inline __attribute__((always_inline)) void chacha20_bulk_finish(uint8_t *out, const uint8_t *in,
     __m512i x0,
     __m512i x1,

@@ -1288,6 +1288,275 @@ bool isNameStreamKernel(const Function &k) {
   return !contractOf(k).present && k.name.rfind("chapoly_k_", 0) == 0 && (ends("_seal_update") || ends("_open_update"));
 }
 
+// The claims of the IFMA dialect's ChaCha20 lane helpers (role chacha20.lanes with a "claim";
+// docs/verification.md, `chacha-lanes`). Each helper is evaluated bit-exactly on fresh inputs
+// (its parameters by position) and every word or byte it produces is proved equal to what the
+// claim says, from RFC 8439 2.3's state layout: constants, key words, counter, nonce words.
+//   ctr4   v(c0, c1, c2, c3) -> 128-bit lane l = (c_l, 0, 0, 0)
+//   init4  (a, b, c, d, key, nonce, ctr): lane l of a = the constants, of b = key words 0..3, of
+//          c = key words 4..7, of d = (0, nonce words 0..2) + lane l of ctr
+//   blocks4 (o0..o3, x a..d, s a..d): word j of o_k = lane k word j % 4 of row j / 4 of x + s
+//          (block k, serialised: RFC 8439 2.3 step 3, the feed-forward)
+//   xor64  (out, in, n, ks), n <= 64: out[j] = in[j] ^ byte j of ks for j < n, out[j] unchanged
+//          for n <= j < 64; no other byte of out or in touched
+//   The word-sliced claims, B = 16 blocks in zmm or 8 in ymm (the vectors' width says which):
+//   sliced_init (s0..s15, key, nonce): every lane of s_w = state word w, s12 = 0 (the counter slot)
+//   sliced_ctr  v(ctr) -> lane l = ctr + l
+//   sliced_xor (out, in, x0..x15, s0..s15): out[64 l + 4 w + k] = in[...] ^ byte k of lane l of
+//          x_w + s_w (block l); exactly out[0, 64 B) written
+static void proveChachaLanesOnce(const File &f, const Function &fn, const std::string &claim, Obligation &o) {
+  static const std::map<std::string, std::string> says = {
+      {"ctr4", "128-bit lane l = (c_l, 0, 0, 0)"},
+      {"init4", "rows a, b, c, d of every 128-bit lane = RFC 8439 2.3's constants, key words 0..3, 4..7, (0, nonce) + the lane's counter words"},
+      {"blocks4", "o_k = block k of rows x + s (feed-forward, 128-bit lane k, words in RFC order)"},
+      {"xor64", "for n <= 64: out[j] = in[j] XOR byte j of ks for j < n, out[n..64) unchanged, nothing else touched"},
+      {"sliced_init", "every lane of s_w = RFC 8439 2.3 state word w (s12 = 0: the counter is added per chunk)"},
+      {"sliced_ctr", "lane l = ctr + l"},
+      {"sliced_xor", "out[64 l + 4 w + k] = in[64 l + 4 w + k] XOR byte k of lane l of x_w + s_w, for every block l (one per 32-bit lane); exactly out[0, 64 lanes) written"}};
+  auto it = says.find(claim);
+  o.what = "claim " + claim + " of " + fn.name + ": " + (it == says.end() ? "?" : it->second);
+  auto failWith = [&](const std::string &why) {
+    o.res = Res::FAILED;
+    o.cex = why;
+  };
+  if (it == says.end()) return failWith("unknown chacha20.lanes claim \"" + claim + "\" (the verifier proves ctr4, init4, blocks4, xor64, sliced_init, sliced_ctr, sliced_xor)");
+  z3::context c;
+  SymEval ev(f, c);
+  if (!ev.runFunction(fn))
+    return failWith("cannot evaluate " + fn.name + " bit-exactly: " + ev.error() + " (line " + std::to_string(ev.errorLoc().line) + ")");
+  auto bv = [&](uint64_t v, unsigned w) { return c.bv_val(v, w); };
+  // Parameter k by position: its type, its value on entry, its value at the end.
+  auto param = [&](size_t k) -> const Var * { return k < fn.params.size() ? &f.vars[(size_t)fn.params[k]] : nullptr; };
+  // The vectors' width: 512 bits, or for the word-sliced claims that of their first vector.
+  unsigned width = 512;
+  if (claim.rfind("sliced_", 0) == 0) {
+    const Var *v0 = claim == "sliced_xor" ? param(2) : param(0);
+    if (claim == "sliced_ctr") width = fn.ret.kind == Type::Vec ? fn.ret.bits : 0;
+    else width = v0 && v0->ty.kind == Type::Vec ? v0->ty.bits : 0;
+    if (width != 256 && width != 512) width = 512;
+  }
+  const unsigned B = width / 32;  // word-sliced: blocks, one per 32-bit lane
+  auto needVec = [&](size_t k, bool ref) {
+    const Var *v = param(k);
+    if (!v || v->ty.kind != Type::Vec || v->ty.bits != width || v->isRef != ref)
+      failWith("claim " + claim + ": parameter " + std::to_string(k + 1) + " of " + fn.name + " must be a " + (ref ? "reference to a " : "") + std::to_string(width) + "-bit vector");
+    return v ? v->name : std::string();
+  };
+  auto needPtr = [&](size_t k) {
+    const Var *v = param(k);
+    if (!v || (v->ty.kind != Type::Ptr && v->ty.kind != Type::Array) || v->isRef)
+      failWith("claim " + claim + ": parameter " + std::to_string(k + 1) + " of " + fn.name + " must be a byte pointer");
+    return v ? v->name : std::string();
+  };
+  auto needInt = [&](size_t k, unsigned bits) {
+    const Var *v = param(k);
+    if (!v || v->ty.kind != Type::Int || v->ty.bits != bits || v->isRef)
+      failWith("claim " + claim + ": parameter " + std::to_string(k + 1) + " of " + fn.name + " must be a " + std::to_string(bits) + "-bit integer");
+    return v ? v->name : std::string();
+  };
+  std::string bad;
+  auto in = [&](const std::string &n) -> SVal {
+    SVal v;
+    if (!ev.input(n, v) && bad.empty()) bad = fn.name + " never reads its parameter " + n;
+    return v;
+  };
+  auto out = [&](const std::string &n) -> SVal {
+    SVal v;
+    if (!ev.value(n, v) && bad.empty()) bad = fn.name + " never sets " + n;
+    return v;
+  };
+  auto w32 = [&](const SVal &v, unsigned i) -> z3::expr {
+    if (v.k == SVal::Vec && i < v.w.size()) return v.w[i];
+    if (v.k == SVal::Int && i == 0) return v.w[0].get_sort().bv_size() == 32 ? v.w[0] : v.w[0].extract(31, 0);
+    return bv(0, 32);
+  };
+  auto byteOf = [&](const std::string &r, unsigned i) { return c.bv_const((r + "[" + std::to_string(i) + "]").c_str(), 8); };
+  auto le32 = [&](const std::string &r, unsigned i) {
+    z3::expr w = byteOf(r, 4 * i + 3);
+    for (int k = 2; k >= 0; --k) w = z3::concat(w, byteOf(r, 4 * i + (unsigned)k));
+    return w;
+  };
+  const uint32_t sigma[4] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
+  std::vector<std::pair<std::string, z3::expr>> eqs;  // what, got == want
+  auto want = [&](const std::string &what, const z3::expr &got, const z3::expr &w) { eqs.push_back({what, got == w}); };
+  std::vector<z3::expr> pre;
+  auto only = [&](const std::string &r, int64_t lo, int64_t hi, bool mustAll) {
+    std::set<int64_t> offs;
+    bool unknown = false;
+    ev.touched(r, offs, unknown);
+    if (unknown && bad.empty()) bad = fn.name + " writes " + r + " at an offset not known";
+    for (int64_t x : offs)
+      if ((x < lo || x >= hi) && bad.empty()) bad = fn.name + " touches " + r + "[" + std::to_string(x) + "], outside [" + std::to_string(lo) + ", " + std::to_string(hi) + ")";
+    if (mustAll && (int64_t)offs.size() != hi - lo && bad.empty()) bad = fn.name + " does not touch all of " + r + "[" + std::to_string(lo) + ", " + std::to_string(hi) + ")";
+  };
+  if (claim == "ctr4") {
+    std::string cn[4];
+    for (size_t k = 0; k < 4; ++k) cn[k] = needInt(k, 32);
+    SVal r;
+    if (o.res == Res::OK && !ev.result(r)) bad = fn.name + " returns no value";
+    for (unsigned l = 0; l < 4 && o.res == Res::OK && bad.empty(); ++l)
+      for (unsigned j = 0; j < 4; ++j)
+        want("lane " + std::to_string(l) + " word " + std::to_string(j), w32(r, 4 * l + j), j == 0 ? w32(in(cn[l]), 0) : bv(0, 32));
+  } else if (claim == "init4") {
+    std::string rows[4], key, nonce, ctr;
+    for (size_t k = 0; k < 4; ++k) rows[k] = needVec(k, true);
+    key = needPtr(4), nonce = needPtr(5), ctr = needVec(6, false);
+    if (o.res == Res::OK) {
+      SVal rv[4], cv = in(ctr);
+      for (int k = 0; k < 4; ++k) rv[k] = out(rows[k]);
+      for (unsigned l = 0; l < 4 && bad.empty(); ++l)
+        for (unsigned j = 0; j < 4; ++j) {
+          const std::string at = " lane " + std::to_string(l) + " word " + std::to_string(j);
+          want("row a" + at, w32(rv[0], 4 * l + j), bv(sigma[j], 32));
+          want("row b" + at, w32(rv[1], 4 * l + j), le32(key, j));
+          want("row c" + at, w32(rv[2], 4 * l + j), le32(key, 4 + j));
+          want("row d" + at, w32(rv[3], 4 * l + j), (j == 0 ? bv(0, 32) : le32(nonce, j - 1)) + w32(cv, 4 * l + j));
+        }
+    }
+  } else if (claim == "blocks4") {
+    std::string o4[4], x[4], sv[4];
+    for (size_t k = 0; k < 4; ++k) o4[k] = needVec(k, true), x[k] = needVec(4 + k, false), sv[k] = needVec(8 + k, false);
+    if (o.res == Res::OK) {
+      SVal ov[4], xv[4], svv[4];
+      for (int k = 0; k < 4; ++k) ov[k] = out(o4[k]), xv[k] = in(x[k]), svv[k] = in(sv[k]);
+      for (unsigned k = 0; k < 4 && bad.empty(); ++k)
+        for (unsigned j = 0; j < 16; ++j)
+          want("block " + std::to_string(k) + " word " + std::to_string(j), w32(ov[k], j),
+               w32(xv[j / 4], 4 * k + j % 4) + w32(svv[j / 4], 4 * k + j % 4));
+    }
+  } else if (claim == "xor64") {
+    const std::string op = needPtr(0), ip = needPtr(1), n = needInt(2, 64), ks = needVec(3, false);
+    if (o.res == Res::OK) {
+      std::vector<z3::expr> got;
+      SVal kv = in(ks), nv = in(n);
+      if (bad.empty() && !ev.written(op, 64, got)) bad = fn.name + " leaves bytes of " + op + "[0, 64) unknown";
+      if (bad.empty()) {
+        pre.push_back(z3::ule(nv.w[0], bv(64, 64)));
+        for (unsigned j = 0; j < 64; ++j) {
+          z3::expr b = w32(kv, j / 4).extract(8 * (j % 4) + 7, 8 * (j % 4));
+          want("byte " + std::to_string(j), got[j], z3::ite(z3::ult(bv(j, 64), nv.w[0]), byteOf(ip, j) ^ b, byteOf(op, j)));
+        }
+        only(op, 0, 64, false);
+      }
+    }
+  } else if (claim == "sliced_init") {
+    std::string sn[16];
+    for (size_t k = 0; k < 16; ++k) sn[k] = needVec(k, true);
+    const std::string key = needPtr(16), nonce = needPtr(17);
+    for (unsigned w = 0; w < 16 && o.res == Res::OK && bad.empty(); ++w) {
+      SVal v = out(sn[w]);
+      const z3::expr rfc = w < 4 ? bv(sigma[w], 32) : w < 12 ? le32(key, w - 4) : w == 12 ? bv(0, 32) : le32(nonce, w - 13);
+      for (unsigned l = 0; l < B && bad.empty(); ++l) want("s" + std::to_string(w) + " lane " + std::to_string(l), w32(v, l), rfc);
+    }
+  } else if (claim == "sliced_ctr") {
+    const std::string cn = needInt(0, 32);
+    SVal r;
+    if (o.res == Res::OK && !ev.result(r)) bad = fn.name + " returns no value";
+    if (o.res == Res::OK && bad.empty() && (r.k != SVal::Vec || r.w.size() != B)) bad = fn.name + " does not return a vector of " + std::to_string(B) + " 32-bit lanes";
+    for (unsigned l = 0; l < B && o.res == Res::OK && bad.empty(); ++l)
+      want("lane " + std::to_string(l), w32(r, l), w32(in(cn), 0) + bv(l, 32));
+  } else if (claim == "sliced_xor") {
+    const std::string op = needPtr(0), ip = needPtr(1);
+    std::string x[16], sv[16];
+    for (size_t k = 0; k < 16; ++k) x[k] = needVec(2 + k, false), sv[k] = needVec(18 + k, false);
+    if (o.res == Res::OK) {
+      std::vector<z3::expr> got;
+      if (!ev.written(op, (int)(64 * B), got)) bad = fn.name + " leaves bytes of " + op + "[0, " + std::to_string(64 * B) + ") unknown";
+      SVal xv[16], svv[16];
+      for (int k = 0; k < 16 && bad.empty(); ++k) xv[k] = in(x[k]), svv[k] = in(sv[k]);
+      for (unsigned l = 0; l < B && bad.empty(); ++l)
+        for (unsigned w = 0; w < 16; ++w) {
+          const z3::expr word = w32(xv[w], l) + w32(svv[w], l);
+          for (unsigned k = 0; k < 4; ++k) {
+            const unsigned q = 64 * l + 4 * w + k;
+            want("block " + std::to_string(l) + " byte " + std::to_string(4 * w + k), got[q], byteOf(ip, q) ^ word.extract(8 * k + 7, 8 * k));
+          }
+        }
+      if (bad.empty()) only(op, 0, 64 * B, true);
+    }
+  }
+  if (o.res != Res::OK) return;
+  if (!bad.empty()) return failWith(bad);
+  // Equal normal forms need no solver; the rest one small query each (qfbv).
+  z3::solver sv = z3::tactic(c, "qfbv").mk_solver();
+  z3::params ps(c);
+  ps.set("timeout", prover32Timeout());
+  sv.set(ps);
+  for (const auto &p : pre) sv.add(p);
+  unsigned bySolver = 0;
+  for (const auto &[what, eq] : eqs) {
+    if (z3::eq(eq.arg(0).simplify(), eq.arg(1).simplify())) continue;
+    ++bySolver;
+    sv.push();
+    sv.add(!eq);
+    const z3::check_result r = sv.check();
+    sv.pop();
+    if (r == z3::unsat) continue;
+    std::vector<std::pair<std::string, z3::expr>> shown;
+    std::string cex;
+    if (getenv("CHAPOLY_VERIFY_TRACE")) fprintf(stderr, "chacha-lanes %s: %s\n", what.c_str(), eq.to_string().c_str());
+    prove(c, pre, eq, prover32Timeout(), shown, cex);
+    return failWith(what + " is not what the claim says" + (cex.empty() ? std::string(" (not proved in time)") : ": " + cex));
+  }
+  o.note = std::to_string(eqs.size()) + " words/bytes, " + std::to_string(eqs.size() - bySolver) + " equal as normal-form terms, the rest by the solver";
+}
+
+// Each kernel reaching a claimed lane helper lists its chacha-lanes obligation; proved once per
+// file and run (as chacha-block).
+static void proveChachaLanes(const File &f, const Function &fn, const std::string &claim, const BoundsOptions &opt, KernelResult &kr) {
+  static std::map<std::pair<const File *, const Function *>, Obligation> done;
+  Obligation &o = addObl(kr, f, "chacha-lanes", fn.loc, "", fn.name);
+  if (!selected(opt, o)) {
+    o.skipped = true;
+    return;
+  }
+  auto key = std::make_pair(&f, &fn);
+  if (auto it = done.find(key); it != done.end()) {
+    o.what = it->second.what;
+    o.res = it->second.res;
+    o.cex = it->second.cex;
+    o.note = it->second.note.empty() ? "" : it->second.note + " (proved once for " + it->second.context + ")";
+    return;
+  }
+  auto t0 = Clock::now();
+  proveChachaLanesOnce(f, fn, claim, o);
+  o.ms = msSince(t0);
+  done[key] = o;
+  done[key].context = kr.kernel;
+}
+
+// A chacha20.lanes helper without a claim composes: it calls helpers, copies vectors and runs
+// ChaCha20 round loops (each proved by chacha-round, with the constants declared before them:
+// the byte-shuffle rotation masks); a vector intrinsic anywhere else would carry no proof. ""
+// when that holds, else where it does not.
+static std::string unclaimedLanes(const Function &fn) {
+  std::string why;
+  std::function<bool(const Expr &)> readsVar = [&](const Expr &e) {
+    if (e.kind == Expr::Var || e.kind == Expr::Call) return true;
+    for (const auto &a : e.args)
+      if (a && readsVar(*a)) return true;
+    return false;
+  };
+  std::function<void(const Expr &)> walkE = [&](const Expr &e) {
+    if (!why.empty()) return;
+    if (e.kind == Expr::Intrin && e.ty.kind == Type::Vec)
+      why = fn.name + " has no claim in its chacha20.lanes contract, and " + e.name + " (line " + std::to_string(e.loc.line) +
+            ") lies outside its round loops: no proof covers it";
+    for (const auto &a : e.args)
+      if (a) walkE(*a);
+  };
+  std::function<void(const Stmt &)> walkS = [&](const Stmt &s) {
+    if (!why.empty()) return;
+    if ((s.kind == Stmt::For || s.kind == Stmt::While || s.kind == Stmt::DoWhile) && s.then && countRotations(*s.then) > 0) return;
+    if (s.kind == Stmt::Decl && s.e && !readsVar(*s.e)) return;  // a constant
+    if (s.e) walkE(*s.e);
+    if (s.inc) walkE(*s.inc);
+    forEachChild(s, walkS);
+  };
+  if (fn.body) walkS(*fn.body);
+  return why;
+}
+
 // The glue roles of the IFMA dialect, which no value proof covers by themselves (their loops are
 // proved as block steps, their calls by contract): "" when `fn` has the shape its role allows,
 // else why not. ifma.aead: returns nothing and takes no vector and no reference parameter (the
@@ -1476,6 +1745,23 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
         std::string why = glueShape(f, fn);
         if (!why.empty()) {
           Obligation &o = addObl(kr, f, "helper", fn.loc, "helper " + fn.name + " has the shape of its role " + roleOf(fn), fn.name);
+          if (!selected(opt, o)) {
+            o.skipped = true;
+          } else {
+            o.res = Res::FAILED;
+            o.cex = why;
+          }
+          continue;
+        }
+      }
+      if (&fn != &kernel && roleOf(fn) == "chacha20.lanes") {
+        const std::string claim = contractField(fn.contract, "claim");
+        bool boundsOnly = false;  // hand-written test inputs only (samples): no value proof
+        for (const auto &m : fn.markers) boundsOnly = boundsOnly || m.rfind("chapoly-bounds-only", 0) == 0;
+        if (!claim.empty()) {
+          proveChachaLanes(f, fn, claim, opt, kr);
+        } else if (std::string why = boundsOnly ? std::string() : unclaimedLanes(fn); !why.empty()) {
+          Obligation &o = addObl(kr, f, "helper", fn.loc, "helper " + fn.name + " (chacha20.lanes without a claim)", fn.name);
           if (!selected(opt, o)) {
             o.skipped = true;
           } else {

@@ -66,6 +66,8 @@ std::vector<std::pair<std::string, std::string>> obligationKinds() {
                  "value mod 2^130-5, with the multiply by its proved contract"},
       {"call-contract", "a helper that takes key powers receives exactly the q/qs/rl/rls p1305_setup returned"},
       {"chacha-round", "a vector double round equals RFC 8439's quarter rounds on columns and diagonals"},
+      {"chacha-lanes", "a ChaCha20 lane helper (IFMA dialect) computes what its contract's claim says: state set-up, "
+                       "counters, feed-forward and transpose, xor (RFC 8439 2.3, 2.4)"},
       {"clamp", "a poly1305.clamp helper: r = le128(key[0..15]) & RFC 8439's clamp mask, s1 = r1 + (r1 >> 2) "
                 "exactly"},
       {"closed-world", "a reachable helper has a contract the verifier proves (or is loop- and multiply-free "

@@ -758,7 +758,12 @@ struct SymEval::Impl {
     if (n == "_bzhi_u64" || n == "_bzhi_u32") {
       unsigned w = n == "_bzhi_u64" ? 64 : 32;
       Bits nb;
-      if (!constOf(a[1], nb)) return freshOf(resultType(*in), n + "?");
+      if (!constOf(a[1], nb)) {
+        // A variable index: bits [0, k) of x for k = index[7:0] < w, all of x from w on (BMI2).
+        const z3::expr x = lane(a[0], w, 0);
+        const z3::expr k = z3::zext(lane(a[1], a[1].bits >= 8 ? a[1].bits : 8, 0).extract(7, 0), w - 8);
+        return intV(z3::ite(z3::uge(k, bv(w, w)), x, x & (z3::shl(bv(1, w), k) - bv(1, w))), w);
+      }
       uint64_t k = nb.w[0] & 0xff;
       z3::expr x = lane(a[0], w, 0);
       if (k >= w) return intV(x, w);
@@ -979,6 +984,18 @@ void SymEval::watchInPlace(const std::string &out, const std::string &in, const 
 std::string SymEval::inPlaceViolation(SrcLoc &where) const {
   where = d->ow.loc;
   return d->ow.why;
+}
+bool SymEval::result(SVal &out) const {
+  if (d->frames.empty() || !d->frames.front().returned) return false;
+  out = d->frames.front().ret;
+  return true;
+}
+void SymEval::touched(const std::string &param, std::set<int64_t> &offsets, bool &unknown) const {
+  offsets.clear();
+  unknown = d->dirty.count(param) > 0;
+  auto it = d->mem.find(param);
+  if (it == d->mem.end()) return;
+  for (const auto &kv : it->second) offsets.insert(kv.first);
 }
 const std::string &SymEval::error() const { return d->err; }
 SrcLoc SymEval::errorLoc() const { return d->errLoc; }

@@ -11,6 +11,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,11 @@ class SymEval {
   void watchInPlace(const std::string &out, const std::string &in, const std::vector<std::string> &readFirst);
   // The first recorded violation ("" if none) and the statement that made it.
   std::string inPlaceViolation(SrcLoc &where) const;
+  // The value the evaluated function returned (false: it returned none).
+  bool result(SVal &out) const;
+  // The byte offsets of pointer parameter `param`'s region the run read or wrote, and whether it
+  // wrote there at an offset not known.
+  void touched(const std::string &param, std::set<int64_t> &offsets, bool &unknown) const;
   // Number of calls of intrinsic `name` evaluated.
   int calls(const std::string &name) const;
 

@@ -1279,6 +1279,15 @@ static std::string avx512_contract(const Function &f, const Spec &s) {
     c["acc"] = {"h0", "h1", "h2"};
     c["s"] = {"sk0", "sk1", "sk2"};
     c["radix"] = s.radix_bits;
+  } else if (role == "chacha20.lanes") {
+    // What chapoly-verify proves of the helper (its `chacha-lanes` obligation), by the helper's
+    // job; the round and composing helpers carry none (their round loops are proved by
+    // chacha-round, the rest is calls).
+    static const std::map<std::string, std::string> claims = {
+        {"chacha20_x4_ctr", "ctr4"},       {"chacha20_x4_init", "init4"}, {"chacha20_x4_blocks", "blocks4"},
+        {"chacha20_xor_block", "xor64"},   {"chacha20_bulk_init", "sliced_init"}, {"chacha20_bulk_ctr", "sliced_ctr"},
+        {"chacha20_bulk_finish", "sliced_xor"}};
+    if (auto cl = claims.find(f.name); cl != claims.end()) c["claim"] = cl->second;
   } else if (role.rfind("ifma.", 0) == 0) {
     if (has("q0")) c["keys"] = {"q0", "q1", "q2", "qs1", "qs2"};
     if (has("rl0")) c["loop_keys"] = {"rl0", "rl1", "rl2", "rls1", "rls2"};

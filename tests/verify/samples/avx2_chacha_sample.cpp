@@ -12,6 +12,9 @@
 // spec: sample.toml:1 chacha20.transpose
 // Eight word registers (words w..w+7 of blocks 0..7) -> eight ymm rows, row b = words w..w+7 of
 // block b.
+// This sample is about the round loop: the transpose has no claim the verifier proves
+// (chacha-lanes), so it is marked bounds-only (a sample-only marker the generator never emits).
+// chapoly-bounds-only
 // chapoly-contract: {"role":"chacha20.lanes"}
 static inline void chacha20_avx2_transpose(__m256i &r0, __m256i &r1, __m256i &r2, __m256i &r3, __m256i &r4,
                                            __m256i &r5, __m256i &r6, __m256i &r7) {
