@@ -948,6 +948,23 @@ class Walker {
           assignVar(lhs.var, rhs);
           return rhs;
         }
+        if (!e.name.empty()) {
+          // `*p op= x` reads *p first: a load with every read rule (bounds, a seal's output read
+          // only once written, in place the input read before its output byte is written), and
+          // the stored value is the old one combined with x (found by the stop-29 review: the
+          // read was not seen, so `ct[q] ^= pt[q] ^ ks` proved keystream and out-coverage).
+          const std::string op = e.name.back() == '=' ? e.name.substr(0, e.name.size() - 1) : e.name;
+          const Val old = eval(lhs);
+          if (lhs.ty.kind != Type::Int || !(op == "^" || op == "|" || op == "&" || op == "+" || op == "-"))
+            fail(e.loc, "compound assignment " + e.name + " to memory outside the dialect");
+          const unsigned w = lhs.ty.bits ? lhs.ty.bits : 64;
+          if (!old.e || old.ptr || !rhs.e || rhs.ptr) {
+            rhs = intV(unknown("old"));
+          } else {
+            const z3::expr x = *old.e, y = *rhs.e;
+            rhs = intV(trunc(op == "^" ? (x ^ y) : op == "|" ? (x | y) : op == "&" ? (x & y) : op == "+" ? x + y : x - y, w));
+          }
+        }
         Val p = addrOf(lhs);
         access(p, bv(bytesOf(lhs.ty)), e.loc, "a write");
         if (onCov(p)) covWrite(p, covBytes(p, bv(bytesOf(lhs.ty))));
@@ -1635,7 +1652,24 @@ class Walker {
     // The head of an arbitrary iteration: every loop variable unknown (a moved pointer keeps its
     // buffer, with an unknown offset).
     std::vector<std::pair<z3::expr, int>> headConsts;  // the last head's constants and their variables
+    // Every other variable the body assigns (a bool or mask flag, a vector) has no value the walk
+    // can carry around the loop: unknown at each head (found by the stop-29 review: a bool set at
+    // the end of the body kept its entry value, so a branch on it was dead code to every walk).
+    std::vector<int> others;
+    for (int v : out)
+      if (!decl.count(v) && env.count(v) && std::find(vars.begin(), vars.end(), v) == vars.end() &&
+          std::find(pvars.begin(), pvars.end(), v) == pvars.end())
+        others.push_back(v);
     auto head = [&](const std::string &tag) {
+      for (int v : others) {
+        const Type &t = F.vars[(size_t)v].ty;
+        Val x;
+        if (t.kind == Type::Bool || t.kind == Type::Mask || t.kind == Type::Int) {
+          const unsigned w = t.kind == Type::Bool ? 1 : t.bits ? t.bits : 64;
+          x = intV(trunc(c.bv_const((F.vars[(size_t)v].name + tag + std::to_string(fresh++)).c_str(), 64), w));
+        }
+        env[v] = x;
+      }
       headConsts.clear();
       for (int v : vars) {
         z3::expr x = c.bv_const((F.vars[(size_t)v].name + tag + std::to_string(fresh++)).c_str(), 64);
