@@ -528,20 +528,25 @@ class Walker {
     const z3::check_result r = s.check();
     return r == z3::unsat;
   }
-  // A solver holding this path's facts (10 s per query).
+  // A solver holding this path's facts (60 s per query).
   z3::solver solverOnPath() {
     // IFMA dialect: simplify, solve the equalities away and bit-blast (the walk's facts are
     // bit-vector equalities and comparisons: 2-5x faster here than the default QF_BV strategy).
     // out-coverage's claims (a `written`/`mayW` disjunction over a free offset): Z3's qfbv
     // strategy; in the IFMA dialect, whose queries are fastest under one strategy or the other
-    // (2 s against 12 s either way round), the bit-blast pipeline for up to 4 s first.
+    // (2 s against 12 s either way round), the bit-blast pipeline for up to 8 s first.
     const z3::tactic blast = z3::tactic(c, "simplify") & z3::tactic(c, "propagate-values") & z3::tactic(c, "solve-eqs") &
                              z3::tactic(c, "simplify") & z3::tactic(c, "bit-blast") & z3::tactic(c, "sat");
-    z3::solver s = covQuery ? (ifma ? z3::try_for(blast, 4000) | z3::tactic(c, "qfbv") : z3::tactic(c, "qfbv")).mk_solver()
+    // The limits are wall-clock time, so they are generous: these queries take up to ~3 s on an
+    // idle core, and one that times out drops a fact (a loop's candidate range, a branch's
+    // feasibility), which fails a kernel that proves. On a loaded machine (a CI build beside the
+    // proof gates) 4 s for the pipeline and 10 s a query were too short: an out-coverage failure
+    // of the open kernel, which proved alone in 8 s.
+    z3::solver s = covQuery ? (ifma ? z3::try_for(blast, 8000) | z3::tactic(c, "qfbv") : z3::tactic(c, "qfbv")).mk_solver()
                    : ifma   ? blast.mk_solver()
                             : z3::solver(c);
     z3::params p(c);
-    p.set("timeout", 10000u);
+    p.set("timeout", 60000u);
     s.set(p);
     for (auto &h : path) s.add(h);
     return s;
