@@ -73,6 +73,10 @@ int main(int argc, char **argv) {
                "stop after the first proof stage (a kernel's bounds, or its semantics) with a failed or timed-out "
                "obligation: the rest is not proved, the run fails (mutant tests)");
   app.add_flag("--list-intrinsics", dumpTable, "print the intrinsic semantics table and exit");
+  bool allowBoundsOnly = false;
+  app.add_flag("--allow-bounds-only", allowBoundsOnly,
+               "hand-written samples only: honour // chapoly-bounds-only markers (helpers checked for bounds, "
+               "with no value proof); without it such a marker is a usage error");
   try {
     app.parse(split, argv);
   } catch (const CLI::ParseError &e) {
@@ -128,6 +132,21 @@ int main(int argc, char **argv) {
       for (const auto &e : errs)
         std::cerr << e.file << ":" << e.loc.line << ":" << e.loc.col << ": error: " << e.msg << "\n";
       return 2;
+    }
+    // A bounds-only marker switches value proofs off: the generator never emits one, and in a
+    // kernel it would be a bypass (found by the stop-29 review: a marked lane helper skipped its
+    // checks), so only a run that asks for it (the hand-written samples) honours it.
+    if (!allowBoundsOnly) {
+      bool marked = false;
+      for (const auto &fn : file.funcs)
+        for (const auto &m : fn.markers)
+          if (m.rfind("chapoly-bounds-only", 0) == 0) {
+            std::cerr << path << ":" << fn.loc.line << ":" << fn.loc.col << ": error: " << fn.name
+                      << " is marked // chapoly-bounds-only (no value proof), which only hand-written samples "
+                         "may carry (--allow-bounds-only)\n";
+            marked = true;
+          }
+      if (marked) return 2;
     }
     {
       std::vector<std::string> cerrs = cv::checkContracts(file);

@@ -353,6 +353,41 @@ std::set<int> reachable(const File &f, const Function &kernel) {
 
 // The 32-bit rotations a round loop writes: vprold (zmm, ymm), vprord, and, without AVX-512, a
 // byte shuffle (16 and 8) or a shift pair (x << k | x >> (32 - k), counted once by its left shift).
+// The trip count of `for (T i = 0; i < N; ++i)` (also i++ and i += 1) with a constant N and i
+// assigned nowhere in the body; -1 for any other loop.
+static int64_t constantTrips(const Stmt &lp) {
+  if (lp.kind != Stmt::For || !lp.init || !lp.e || !lp.inc || !lp.then) return -1;
+  const Stmt *d = lp.init.get();
+  if (d->kind == Stmt::Block && d->body.size() == 1 && d->body[0]) d = d->body[0].get();
+  if (d->kind != Stmt::Decl || !d->e || d->e->kind != Expr::Const || d->e->value != 0) return -1;
+  const int i = d->var;
+  const Expr &cnd = *lp.e;
+  if (cnd.kind != Expr::Bin || cnd.name != "<" || cnd.args.size() != 2 || !cnd.args[0] || !cnd.args[1] ||
+      cnd.args[0]->kind != Expr::Var || cnd.args[0]->var != i || cnd.args[1]->kind != Expr::Const)
+    return -1;
+  const Expr &inc = *lp.inc;
+  const bool step1 = (inc.kind == Expr::IncDec && inc.name.find("++") != std::string::npos && inc.args.size() == 1 && inc.args[0] &&
+                      inc.args[0]->kind == Expr::Var && inc.args[0]->var == i) ||
+                     (inc.kind == Expr::Assign && inc.name == "+" && inc.args.size() == 2 && inc.args[0] && inc.args[1] &&
+                      inc.args[0]->kind == Expr::Var && inc.args[0]->var == i && inc.args[1]->kind == Expr::Const && inc.args[1]->value == 1);
+  if (!step1) return -1;
+  bool touched = false;
+  std::function<void(const Expr &)> walkE = [&](const Expr &e) {
+    if ((e.kind == Expr::Assign || e.kind == Expr::IncDec) && !e.args.empty() && e.args[0] && e.args[0]->kind == Expr::Var &&
+        e.args[0]->var == i)
+      touched = true;
+    for (const auto &a : e.args)
+      if (a) walkE(*a);
+  };
+  std::function<void(const Stmt &)> walkS = [&](const Stmt &s) {
+    if (s.e) walkE(*s.e);
+    if (s.inc) walkE(*s.inc);
+    forEachChild(s, walkS);
+  };
+  walkS(*lp.then);
+  return touched ? -1 : (int64_t)cnd.args[1]->value;
+}
+
 int countRotations(const Stmt &s) {
   int n = 0;
   for (const char *r : {"_mm512_rol_epi32", "_mm256_rol_epi32", "_mm512_ror_epi32", "_mm512_shuffle_epi8",
@@ -429,6 +464,22 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
         continue;
       }
       int ndr = x4 ? rols / (8 * (int)nstates) : rols / 32;
+      // The rounds in all: the body is proved to be ndr double rounds; a loop of fewer than 10 a
+      // body must run 10 / ndr times, as `for (int i = 0; i < N; ++i)` with i touched by nothing
+      // else (found by the stop-29 review: `i < 9` made 18 rounds and proved); a body of 10 (the
+      // fused chunk loop) makes whole blocks in every iteration, however many there are.
+      if (ndr != 10) {
+        const int64_t trips = constantTrips(*lp);
+        if (trips < 0 || ndr <= 0 || trips * ndr != 10) {
+          o.what = "round loop in " + fn.name;
+          o.res = Res::FAILED;
+          o.cex = "the loop's body is " + std::to_string(ndr) + " double round(s), and " +
+                  (trips < 0 ? std::string("it is not a counted loop for (int i = 0; i < N; ++i) with a constant N")
+                             : "it runs " + std::to_string(trips) + " time(s)") +
+                  ": RFC 8439 2.3 takes 10 double rounds (20 rounds) in all";
+          continue;
+        }
+      }
       z3::context c;
       SymEval ev(f, c);
       std::vector<const Stmt *> consts;
@@ -1475,6 +1526,15 @@ static void proveChachaLanesOnce(const File &f, const Function &fn, const std::s
       if (bad.empty()) only(op, 0, 64 * B, true);
     }
   }
+  // Memory: the xor claims write their out (parameter 1) and nothing else; the others write
+  // through no pointer (a store through `in` would overwrite the plaintext, or in place the
+  // ciphertext: found by the stop-29 review).
+  for (size_t k = 0; k < fn.params.size() && o.res == Res::OK && bad.empty(); ++k) {
+    const Var &v = f.vars[(size_t)fn.params[k]];
+    const bool isOut = k == 0 && (claim == "xor64" || claim == "sliced_xor");
+    if ((v.ty.kind == Type::Ptr || v.ty.kind == Type::Array) && !isOut && ev.wrote(v.name))
+      bad = fn.name + " stores through " + v.name + ", which its claim " + claim + " does not write";
+  }
   if (o.res != Res::OK) return;
   if (!bad.empty()) return failWith(bad);
   // Equal normal forms need no solver; the rest one small query each (qfbv).
@@ -1529,8 +1589,52 @@ static void proveChachaLanes(const File &f, const Function &fn, const std::strin
 // ChaCha20 round loops (each proved by chacha-round, with the constants declared before them:
 // the byte-shuffle rotation masks); a vector intrinsic anywhere else would carry no proof. ""
 // when that holds, else where it does not.
-static std::string unclaimedLanes(const Function &fn) {
+static std::string unclaimedLanes(const File &f, const Function &fn) {
   std::string why;
+  auto isRoundLoop = [](const Stmt &s) {
+    return (s.kind == Stmt::For || s.kind == Stmt::While || s.kind == Stmt::DoWhile) && s.then && countRotations(*s.then) > 0;
+  };
+  // Reads of a variable outside the round loops (a constant may serve the rounds only).
+  std::function<bool(const Expr &, int)> readsE = [&](const Expr &e, int v) {
+    if (e.kind == Expr::Var && e.var == v) return true;
+    for (const auto &a : e.args)
+      if (a && readsE(*a, v)) return true;
+    return false;
+  };
+  std::function<bool(const Stmt &, int, const Stmt *)> usedOutside = [&](const Stmt &s, int v, const Stmt *self) {
+    if (isRoundLoop(s)) return false;
+    if (&s != self && ((s.e && readsE(*s.e, v)) || (s.inc && readsE(*s.inc, v)))) return true;
+    bool used = false;
+    forEachChild(s, [&](const Stmt &ch) { used = used || usedOutside(ch, v, self); });
+    return used;
+  };
+  // What a round loop may assign: its counter, its own locals and the state chacha-round
+  // compares (the row reference parameters, or the word registers x0..x15).
+  auto roundLoopWrites = [&](const Stmt &lp) -> std::string {
+    std::set<int> inner;
+    std::string bad;
+    std::function<void(const Expr &)> walkE = [&](const Expr &e) {
+      if ((e.kind == Expr::Assign || e.kind == Expr::IncDec) && !e.args.empty() && e.args[0] && e.args[0]->kind == Expr::Var &&
+          bad.empty()) {
+        const int v = e.args[0]->var;
+        const Var &var = f.vars[(size_t)v];
+        bool state = var.ty.kind == Type::Vec && (var.isRef || (!var.isParam && var.name.size() >= 2 && var.name[0] == 'x' &&
+                                                                var.name.find_first_not_of("0123456789", 1) == std::string::npos));
+        if (!inner.count(v) && !state) bad = var.name;
+      }
+      for (const auto &a : e.args)
+        if (a) walkE(*a);
+    };
+    std::function<void(const Stmt &)> walkS = [&](const Stmt &s) {
+      if (s.kind == Stmt::Decl) inner.insert(s.var);
+      if (s.e) walkE(*s.e);
+      if (s.inc) walkE(*s.inc);
+      forEachChild(s, walkS);
+    };
+    if (lp.init) walkS(*lp.init);
+    if (lp.then) walkS(*lp.then);
+    return bad;
+  };
   std::function<bool(const Expr &)> readsVar = [&](const Expr &e) {
     if (e.kind == Expr::Var || e.kind == Expr::Call) return true;
     for (const auto &a : e.args)
@@ -1547,8 +1651,14 @@ static std::string unclaimedLanes(const Function &fn) {
   };
   std::function<void(const Stmt &)> walkS = [&](const Stmt &s) {
     if (!why.empty()) return;
-    if ((s.kind == Stmt::For || s.kind == Stmt::While || s.kind == Stmt::DoWhile) && s.then && countRotations(*s.then) > 0) return;
-    if (s.kind == Stmt::Decl && s.e && !readsVar(*s.e)) return;  // a constant
+    if (isRoundLoop(s)) {
+      if (std::string v = roundLoopWrites(s); !v.empty())
+        why = fn.name + "'s round loop (line " + std::to_string(s.loc.line) + ") assigns " + v +
+              ", which is not its state (row reference parameters or x0..x15) nor its own: no proof covers it";
+      return;
+    }
+    // A constant the round loops use and nothing else (a byte-shuffle rotation mask).
+    if (s.kind == Stmt::Decl && s.e && !readsVar(*s.e) && !usedOutside(*fn.body, s.var, &s)) return;
     if (s.e) walkE(*s.e);
     if (s.inc) walkE(*s.inc);
     forEachChild(s, walkS);
@@ -1760,7 +1870,7 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
         for (const auto &m : fn.markers) boundsOnly = boundsOnly || m.rfind("chapoly-bounds-only", 0) == 0;
         if (!claim.empty()) {
           proveChachaLanes(f, fn, claim, opt, kr);
-        } else if (std::string why = boundsOnly ? std::string() : unclaimedLanes(fn); !why.empty()) {
+        } else if (std::string why = boundsOnly ? std::string() : unclaimedLanes(f, fn); !why.empty()) {
           Obligation &o = addObl(kr, f, "helper", fn.loc, "helper " + fn.name + " (chacha20.lanes without a claim)", fn.name);
           if (!selected(opt, o)) {
             o.skipped = true;

@@ -52,6 +52,7 @@ struct SymEval::Impl {
     SrcLoc loc;
   } ow;
   SrcLoc at;  // the statement being evaluated (for the watch's report)
+  std::set<std::string> wroteRegions;  // regions any store wrote
 
   Impl(const File &f, z3::context &cc) : F(f), c(cc) {}
 
@@ -302,6 +303,7 @@ struct SymEval::Impl {
   void writeBytes(const SVal &p, const std::vector<z3::expr> &bytes) {
     if (p.k != SVal::Ptr) fail({}, "memory access through a non-pointer");
     orderWrite(p.region, p.offKnown, p.off, bytes.size());
+    wroteRegions.insert(p.region);
     if (!p.offKnown) {
       dirty.insert(p.region);
       mem[p.region].clear();
@@ -990,6 +992,7 @@ bool SymEval::result(SVal &out) const {
   out = d->frames.front().ret;
   return true;
 }
+bool SymEval::wrote(const std::string &param) const { return d->wroteRegions.count(param) > 0; }
 void SymEval::touched(const std::string &param, std::set<int64_t> &offsets, bool &unknown) const {
   offsets.clear();
   unknown = d->dirty.count(param) > 0;

@@ -61,6 +61,8 @@ class SymEval {
   std::string inPlaceViolation(SrcLoc &where) const;
   // The value the evaluated function returned (false: it returned none).
   bool result(SVal &out) const;
+  // Whether any store wrote through pointer parameter `param`.
+  bool wrote(const std::string &param) const;
   // The byte offsets of pointer parameter `param`'s region the run read or wrote, and whether it
   // wrote there at an offset not known.
   void touched(const std::string &param, std::set<int64_t> &offsets, bool &unknown) const;
