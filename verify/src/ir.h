@@ -127,6 +127,25 @@ template <class F> void forEachChild(const Stmt &s, F &&f) {
     if (b) f(*b);
 }
 
+// Calls f on every expression node under s: each statement's condition or expression and
+// increment, then their operands, depth first, over s and every statement inside it.
+template <class F> void forEachExprIn(const Stmt &s, F &&f) {
+  struct Walk {
+    F &f;
+    void expr(const Expr &e) {
+      f(e);
+      for (const auto &a : e.args)
+        if (a) expr(*a);
+    }
+    void stmt(const Stmt &st) {
+      if (st.e) expr(*st.e);
+      if (st.inc) expr(*st.inc);
+      forEachChild(st, [&](const Stmt &c) { stmt(c); });
+    }
+  } w{f};
+  w.stmt(s);
+}
+
 struct File {
   std::string path;
   std::vector<std::string> lines;  // the source, for messages and comment scanning

@@ -372,19 +372,10 @@ static int64_t constantTrips(const Stmt &lp) {
                       inc.args[0]->kind == Expr::Var && inc.args[0]->var == i && inc.args[1]->kind == Expr::Const && inc.args[1]->value == 1);
   if (!step1) return -1;
   bool touched = false;
-  std::function<void(const Expr &)> walkE = [&](const Expr &e) {
-    if ((e.kind == Expr::Assign || e.kind == Expr::IncDec) && !e.args.empty() && e.args[0] && e.args[0]->kind == Expr::Var &&
-        e.args[0]->var == i)
-      touched = true;
-    for (const auto &a : e.args)
-      if (a) walkE(*a);
-  };
-  std::function<void(const Stmt &)> walkS = [&](const Stmt &s) {
-    if (s.e) walkE(*s.e);
-    if (s.inc) walkE(*s.inc);
-    forEachChild(s, walkS);
-  };
-  walkS(*lp.then);
+  forEachExprIn(*lp.then, [&](const Expr &e) {
+    touched = touched || ((e.kind == Expr::Assign || e.kind == Expr::IncDec) && !e.args.empty() && e.args[0] &&
+                          e.args[0]->kind == Expr::Var && e.args[0]->var == i);
+  });
   return touched ? -1 : (int64_t)cnd.args[1]->value;
 }
 
