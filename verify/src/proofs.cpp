@@ -1650,6 +1650,16 @@ static std::string unclaimedLanes(const File &f, const Function &fn) {
     }
     // A constant the round loops use and nothing else (a byte-shuffle rotation mask).
     if (s.kind == Stmt::Decl && s.e && !readsVar(*s.e) && !usedOutside(*fn.body, s.var, &s)) return;
+    // The state a round helper hands back changes only in its round loops: a copy into a row
+    // reference parameter outside them (`xb = xc;` before the loop) is covered by no proof.
+    if (s.e && s.e->kind == Expr::Assign && !s.e->args.empty() && s.e->args[0] && s.e->args[0]->kind == Expr::Var) {
+      const Var &v = f.vars[(size_t)s.e->args[0]->var];
+      if (v.isRef && v.ty.kind == Type::Vec) {
+        why = fn.name + " assigns its state " + v.name + " outside its round loops (line " + std::to_string(s.loc.line) +
+              "): no proof covers it";
+        return;
+      }
+    }
     if (s.e) walkE(*s.e);
     if (s.inc) walkE(*s.inc);
     forEachChild(s, walkS);
