@@ -146,6 +146,14 @@ template <class F> void forEachExprIn(const Stmt &s, F &&f) {
   w.stmt(s);
 }
 
+// Whether a function carries the hand-written samples' `// chapoly-bounds-only` marker (checked
+// for bounds, no value proof; chapoly-verify honours it only with --allow-bounds-only).
+inline bool markedBoundsOnly(const Function &fn) {
+  for (const auto &m : fn.markers)
+    if (m.rfind("chapoly-bounds-only", 0) == 0) return true;
+  return false;
+}
+
 struct File {
   std::string path;
   std::vector<std::string> lines;  // the source, for messages and comment scanning

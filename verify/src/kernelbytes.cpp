@@ -1666,14 +1666,10 @@ class Walker {
           std::find(pvars.begin(), pvars.end(), v) == pvars.end())
         others.push_back(v);
     auto head = [&](const std::string &tag) {
-      for (int v : others) {
+      for (int v : others) {  // (integers are `vars`, moved pointers `pvars`)
         const Type &t = F.vars[(size_t)v].ty;
-        Val x;
-        if (t.kind == Type::Bool || t.kind == Type::Mask || t.kind == Type::Int) {
-          const unsigned w = t.kind == Type::Bool ? 1 : t.bits ? t.bits : 64;
-          x = intV(trunc(c.bv_const((F.vars[(size_t)v].name + tag + std::to_string(fresh++)).c_str(), 64), w));
-        }
-        env[v] = x;
+        const bool flag = t.kind == Type::Bool || t.kind == Type::Mask;
+        env[v] = flag ? intV(trunc(unknown(F.vars[(size_t)v].name + tag), t.kind == Type::Bool ? 1 : t.bits)) : Val{};
       }
       headConsts.clear();
       for (int v : vars) {
@@ -2200,8 +2196,7 @@ void proveMacOrderIfma(const File &f, const Function &kernel, const std::functio
     std::function<bool(const Expr &)> inE = [&](const Expr &x) {
       if (x.kind == Expr::Call && x.fn >= 0 && seen.insert(x.fn).second) {
         const Function &g = f.funcs[(size_t)x.fn];
-        for (const auto &m : g.markers)
-          if (m.rfind("chapoly-bounds-only", 0) == 0) return true;
+        if (markedBoundsOnly(g)) return true;
         if (g.body && boundsOnly(*g.body)) return true;
       }
       for (const auto &a : x.args)

@@ -139,13 +139,12 @@ int main(int argc, char **argv) {
     if (!allowBoundsOnly) {
       bool marked = false;
       for (const auto &fn : file.funcs)
-        for (const auto &m : fn.markers)
-          if (m.rfind("chapoly-bounds-only", 0) == 0) {
-            std::cerr << path << ":" << fn.loc.line << ":" << fn.loc.col << ": error: " << fn.name
-                      << " is marked // chapoly-bounds-only (no value proof), which only hand-written samples "
-                         "may carry (--allow-bounds-only)\n";
-            marked = true;
-          }
+        if (cv::markedBoundsOnly(fn)) {
+          std::cerr << path << ":" << fn.loc.line << ":" << fn.loc.col << ": error: " << fn.name
+                    << " is marked // chapoly-bounds-only (no value proof), which only hand-written samples "
+                       "may carry (--allow-bounds-only)\n";
+          marked = true;
+        }
       if (marked) return 2;
     }
     {

@@ -573,6 +573,24 @@ static std::string contractField(const std::string &json, const std::string &key
   return json.substr(v, e == std::string::npos ? std::string::npos : e - v);
 }
 
+// RFC 8439 2.3's initial state for the block counter `counter`: the four constants, key words
+// 0..7 and nonce words 0..2, each the little-endian word of the bytes the symbolic evaluator names
+// key[i] and nonce[i] (a pointer parameter's bytes, by the parameter's name).
+static std::vector<z3::expr> rfcInitialState(z3::context &c, const std::string &key, const std::string &nonce,
+                                             const z3::expr &counter) {
+  auto word = [&](const std::string &r, int i) {
+    z3::expr w = c.bv_const((r + "[" + std::to_string(4 * i + 3) + "]").c_str(), 8);
+    for (int k = 2; k >= 0; --k) w = z3::concat(w, c.bv_const((r + "[" + std::to_string(4 * i + k) + "]").c_str(), 8));
+    return w;
+  };
+  std::vector<z3::expr> st = {c.bv_val(0x61707865u, 32), c.bv_val(0x3320646eu, 32), c.bv_val(0x79622d32u, 32),
+                              c.bv_val(0x6b206574u, 32)};
+  for (int i = 0; i < 8; ++i) st.push_back(word(key, i));
+  st.push_back(counter);
+  for (int i = 0; i < 3; ++i) st.push_back(word(nonce, i));
+  return st;
+}
+
 // The vector form of a `chacha20.block` helper: the input state is held in vectors, either
 // word-sliced (j0..j15, word k of block b in 32-bit lane b of jk) or one block per 128-bit lane
 // (rows ja, jb, jc and jd0, jd1, ..., block 2s + l in 128-bit lane l of row set s). After the
@@ -587,12 +605,9 @@ static std::string contractField(const std::string &json, const std::string &key
 //     are not RFC terms leave round structure behind, which the solver cannot prove in time: a
 //     failure, never a pass.
 static void proveChachaBlockVec(z3::context &c, SymEval &ev, const Function &fn, unsigned blocks,
-                                const std::vector<z3::expr> &rfcState, const z3::expr &ctr,
+                                const std::vector<z3::expr> &rfcState, const z3::expr &ctr, bool xorIn,
+                                const std::string &inP, const std::string &outP,
                                 std::vector<std::pair<std::string, z3::expr>> &shown, Obligation &o) {
-  bool xorIn = contractField(fn.contract, "xor") == "true";
-  std::string inP = contractField(fn.contract, "in"), outP = contractField(fn.contract, "out");
-  if (outP.empty()) outP = "out";
-  if (xorIn && inP.empty()) inP = "in";
   if (xorIn) o.what = std::to_string(blocks) + " block(s) XOR " + inP + " = RFC 8439 2.3 keystream (20 rounds, feed-forward, little-endian) for counter..counter+" + std::to_string(blocks - 1) + ", in " + fn.name;
   // 1. The state words, by layout.
   std::vector<std::vector<z3::expr>> st(blocks);
@@ -807,24 +822,15 @@ static void proveChachaBlockOnce(const File &f, const Function &fn, const Contra
     o.ms = msSince(t0);
     return;
   }
-  auto word = [&](const std::string &r, int i) {
-    z3::expr w = c.bv_const((r + "[" + std::to_string(4 * i + 3) + "]").c_str(), 8);
-    for (int k = 2; k >= 0; --k) w = z3::concat(w, c.bv_const((r + "[" + std::to_string(4 * i + k) + "]").c_str(), 8));
-    return w;
-  };
   std::vector<std::pair<std::string, z3::expr>> shown;
   shown.push_back({ctrP, ctr});
   // 1. The input state: the code's j0..j15 are RFC 8439 2.3's constants, key words, counter and
   //    nonce words (small 32-bit equivalences; the byte-wise loads are proved here).
-  std::vector<z3::expr> rfcState = {c.bv_val(0x61707865u, 32), c.bv_val(0x3320646eu, 32), c.bv_val(0x79622d32u, 32),
-                                    c.bv_val(0x6b206574u, 32)};
-  for (int i = 0; i < 8; ++i) rfcState.push_back(word(keyP, i));
-  rfcState.push_back(ctr);
-  for (int i = 0; i < 3; ++i) rfcState.push_back(word(nonceP, i));
+  const std::vector<z3::expr> rfcState = rfcInitialState(c, keyP, nonceP, ctr);
   {
     SVal probe;
     if ((ev.firstValue("j0", probe) && probe.k == SVal::Vec) || ev.firstValue("ja", probe)) {
-      proveChachaBlockVec(c, ev, fn, blocks, rfcState, ctr, shown, o);
+      proveChachaBlockVec(c, ev, fn, blocks, rfcState, ctr, xorIn, inP, outP, shown, o);
       o.ms = msSince(t0);
       return;
     }
@@ -1413,23 +1419,18 @@ static void proveChachaLanesOnce(const File &f, const Function &fn, const std::s
     return bv(0, 32);
   };
   auto byteOf = [&](const std::string &r, unsigned i) { return c.bv_const((r + "[" + std::to_string(i) + "]").c_str(), 8); };
-  auto le32 = [&](const std::string &r, unsigned i) {
-    z3::expr w = byteOf(r, 4 * i + 3);
-    for (int k = 2; k >= 0; --k) w = z3::concat(w, byteOf(r, 4 * i + (unsigned)k));
-    return w;
-  };
-  const uint32_t sigma[4] = {0x61707865u, 0x3320646eu, 0x79622d32u, 0x6b206574u};
   std::vector<std::pair<std::string, z3::expr>> eqs;  // what, got == want
   auto want = [&](const std::string &what, const z3::expr &got, const z3::expr &w) { eqs.push_back({what, got == w}); };
   std::vector<z3::expr> pre;
-  auto only = [&](const std::string &r, int64_t lo, int64_t hi, bool mustAll) {
+  // Out's bytes the run touched lie in [0, hi) (all of them, with mustAll).
+  auto only = [&](const std::string &r, int64_t hi, bool mustAll) {
     std::set<int64_t> offs;
     bool unknown = false;
     ev.touched(r, offs, unknown);
     if (unknown && bad.empty()) bad = fn.name + " writes " + r + " at an offset not known";
     for (int64_t x : offs)
-      if ((x < lo || x >= hi) && bad.empty()) bad = fn.name + " touches " + r + "[" + std::to_string(x) + "], outside [" + std::to_string(lo) + ", " + std::to_string(hi) + ")";
-    if (mustAll && (int64_t)offs.size() != hi - lo && bad.empty()) bad = fn.name + " does not touch all of " + r + "[" + std::to_string(lo) + ", " + std::to_string(hi) + ")";
+      if ((x < 0 || x >= hi) && bad.empty()) bad = fn.name + " touches " + r + "[" + std::to_string(x) + "], outside [0, " + std::to_string(hi) + ")";
+    if (mustAll && (int64_t)offs.size() != hi && bad.empty()) bad = fn.name + " does not touch all of " + r + "[0, " + std::to_string(hi) + ")";
   };
   if (claim == "ctr4") {
     std::string cn[4];
@@ -1446,14 +1447,13 @@ static void proveChachaLanesOnce(const File &f, const Function &fn, const std::s
     if (o.res == Res::OK) {
       SVal rv[4], cv = in(ctr);
       for (int k = 0; k < 4; ++k) rv[k] = out(rows[k]);
+      // Row r word j is state word 4 r + j; row d adds the lane's counter words (to counter 0).
+      const std::vector<z3::expr> st = rfcInitialState(c, key, nonce, bv(0, 32));
       for (unsigned l = 0; l < 4 && bad.empty(); ++l)
-        for (unsigned j = 0; j < 4; ++j) {
-          const std::string at = " lane " + std::to_string(l) + " word " + std::to_string(j);
-          want("row a" + at, w32(rv[0], 4 * l + j), bv(sigma[j], 32));
-          want("row b" + at, w32(rv[1], 4 * l + j), le32(key, j));
-          want("row c" + at, w32(rv[2], 4 * l + j), le32(key, 4 + j));
-          want("row d" + at, w32(rv[3], 4 * l + j), (j == 0 ? bv(0, 32) : le32(nonce, j - 1)) + w32(cv, 4 * l + j));
-        }
+        for (unsigned r = 0; r < 4; ++r)
+          for (unsigned j = 0; j < 4; ++j)
+            want(std::string("row ") + "abcd"[r] + " lane " + std::to_string(l) + " word " + std::to_string(j), w32(rv[r], 4 * l + j),
+                 r < 3 ? st[4 * r + j] : st[12 + j] + w32(cv, 4 * l + j));
     }
   } else if (claim == "blocks4") {
     std::string o4[4], x[4], sv[4];
@@ -1478,17 +1478,17 @@ static void proveChachaLanesOnce(const File &f, const Function &fn, const std::s
           z3::expr b = w32(kv, j / 4).extract(8 * (j % 4) + 7, 8 * (j % 4));
           want("byte " + std::to_string(j), got[j], z3::ite(z3::ult(bv(j, 64), nv.w[0]), byteOf(ip, j) ^ b, byteOf(op, j)));
         }
-        only(op, 0, 64, false);
+        only(op, 64, false);
       }
     }
   } else if (claim == "sliced_init") {
     std::string sn[16];
     for (size_t k = 0; k < 16; ++k) sn[k] = needVec(k, true);
     const std::string key = needPtr(16), nonce = needPtr(17);
+    const std::vector<z3::expr> st = rfcInitialState(c, key, nonce, bv(0, 32));  // s12 = 0
     for (unsigned w = 0; w < 16 && o.res == Res::OK && bad.empty(); ++w) {
       SVal v = out(sn[w]);
-      const z3::expr rfc = w < 4 ? bv(sigma[w], 32) : w < 12 ? le32(key, w - 4) : w == 12 ? bv(0, 32) : le32(nonce, w - 13);
-      for (unsigned l = 0; l < B && bad.empty(); ++l) want("s" + std::to_string(w) + " lane " + std::to_string(l), w32(v, l), rfc);
+      for (unsigned l = 0; l < B && bad.empty(); ++l) want("s" + std::to_string(w) + " lane " + std::to_string(l), w32(v, l), st[w]);
     }
   } else if (claim == "sliced_ctr") {
     const std::string cn = needInt(0, 32);
@@ -1514,7 +1514,7 @@ static void proveChachaLanesOnce(const File &f, const Function &fn, const std::s
             want("block " + std::to_string(l) + " byte " + std::to_string(4 * w + k), got[q], byteOf(ip, q) ^ word.extract(8 * k + 7, 8 * k));
           }
         }
-      if (bad.empty()) only(op, 0, 64 * B, true);
+      if (bad.empty()) only(op, 64 * B, true);
     }
   }
   // Memory: the xor claims write their out (parameter 1) and nothing else; the others write
@@ -1850,29 +1850,20 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
     for (int fi : reachable(f, kernel)) {
       const Function &fn = f.funcs[(size_t)fi];
       if (contracts) break;  // helpers are known by their contracts (closedWorld), not by name
+      const bool boundsOnly = markedBoundsOnly(fn);  // hand-written samples only: no value proof
       if (&fn != &kernel) {
         // The glue roles carry no value proof of their own: a proved helper relabelled as glue
-        // would lose its proof, so glue must have a shape no proved role has.
+        // would lose its proof, so glue must have a shape no proved role has. A chacha20.lanes
+        // helper proves its claim, or without one only composes (unclaimedLanes).
+        std::string what = "helper " + fn.name + " has the shape of its role " + roleOf(fn);
         std::string why = glueShape(f, fn);
-        if (!why.empty()) {
-          Obligation &o = addObl(kr, f, "helper", fn.loc, "helper " + fn.name + " has the shape of its role " + roleOf(fn), fn.name);
-          if (!selected(opt, o)) {
-            o.skipped = true;
-          } else {
-            o.res = Res::FAILED;
-            o.cex = why;
-          }
-          continue;
+        if (why.empty() && roleOf(fn) == "chacha20.lanes") {
+          const std::string claim = contractField(fn.contract, "claim");
+          if (!claim.empty()) proveChachaLanes(f, fn, claim, opt, kr);
+          else if (!boundsOnly) why = unclaimedLanes(f, fn), what = "helper " + fn.name + " (chacha20.lanes without a claim)";
         }
-      }
-      if (&fn != &kernel && roleOf(fn) == "chacha20.lanes") {
-        const std::string claim = contractField(fn.contract, "claim");
-        bool boundsOnly = false;  // hand-written test inputs only (samples): no value proof
-        for (const auto &m : fn.markers) boundsOnly = boundsOnly || m.rfind("chapoly-bounds-only", 0) == 0;
-        if (!claim.empty()) {
-          proveChachaLanes(f, fn, claim, opt, kr);
-        } else if (std::string why = boundsOnly ? std::string() : unclaimedLanes(f, fn); !why.empty()) {
-          Obligation &o = addObl(kr, f, "helper", fn.loc, "helper " + fn.name + " (chacha20.lanes without a claim)", fn.name);
+        if (!why.empty()) {
+          Obligation &o = addObl(kr, f, "helper", fn.loc, what, fn.name);
           if (!selected(opt, o)) {
             o.skipped = true;
           } else {
@@ -1883,8 +1874,6 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
         }
       }
       if (&fn == &kernel || knownHelper(fn, opt)) continue;
-      bool boundsOnly = false;
-      for (const auto &m : fn.markers) boundsOnly = boundsOnly || m.rfind("chapoly-bounds-only", 0) == 0;
       Obligation &o = addObl(kr, f, "helper", fn.loc, "unknown helper " + fn.name, fn.name);
       if (!selected(opt, o)) {
         o.skipped = true;
