@@ -21,6 +21,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <set>
@@ -31,6 +32,28 @@
 
 namespace cv {
 namespace {
+
+// The IFMA dialect's `keystream` pass: what a vector holds in ChaCha20 terms, from the proved
+// claims of the chacha20.lanes helpers (chacha-lanes) and the proved round loops (chacha-round).
+// Counters are bv32 terms; `ok` is where the vector really is this (a value made on one way of a
+// branch only is this under that branch's condition).
+struct KsTag {
+  enum Kind {
+    Ctr4,    // ctr4: 128-bit lane l = (ctr[l], 0, 0, 0)
+    Row4,    // init4: row idx (0 = a .. 3 = d) of the 4-block state with lane counters ctr[0..3]
+    Rnd4,    // row idx of that state after 20 rounds
+    Blk,     // blocks4: ChaCha20 block ctr[0] of the kernel's key and nonce, 64 bytes
+    Blk128,  // 16 bytes idx of that block (a 128-bit lane of it)
+    SRow,    // sliced_init: every lane = state word idx (12: the counter slot, 0)
+    SCtr,    // sliced_ctr: lane l = ctr[0] + l
+    SRnd,    // word idx of the word-sliced state with counters ctr[0] + l, after 20 rounds
+  } kind;
+  int idx = 0;
+  unsigned lanes = 0;  // word-sliced: blocks per vector (16 in zmm, 8 in ymm)
+  std::vector<z3::expr> ctr;
+  z3::expr ok;
+  KsTag(Kind k, int i, unsigned n, std::vector<z3::expr> c, z3::expr o) : kind(k), idx(i), lanes(n), ctr(std::move(c)), ok(std::move(o)) {}
+};
 
 struct Val {
   bool ptr = false;
@@ -44,6 +67,10 @@ struct Val {
   // A mask whose set bits are exactly bits [0, lowBits) (BZHI of all ones, and its casts): what a
   // masked store of it writes, without a shift by a variable amount in the query.
   std::optional<z3::expr> lowBits;
+  // IFMA keystream pass: the vector's meaning (none: made by an operation no claim covers, with
+  // `ksWhy` saying where the walk lost it when it knows).
+  std::shared_ptr<const KsTag> ks;
+  std::string ksWhy;
 };
 
 struct Failure {
@@ -796,6 +823,396 @@ class Walker {
     }
   }
 
+  // ---- the IFMA dialect's `keystream` pass (ks && ifma) ----
+  // The AVX-512 kernels hold the keystream in vectors and write the text only through the
+  // claimed xor helpers (xor64: one block, sliced_xor: a word-sliced chunk). Each vector carries
+  // what it is in ChaCha20 terms (KsTag): the claimed lane helpers make counters, initial rows
+  // and blocks from their proved claims, a proved round loop turns a whole initial state into
+  // its 20-round state, a copy keeps the meaning, any other operation loses it. Each xor helper
+  // call must hand, for the text at offset q (a multiple of 64), the block base + q / 64; the
+  // one-shot AEAD kernels' Poly1305 key must be bytes 0..31 of block 0 (RFC 8439 2.6).
+  std::vector<const Function *> fnStack;  // the functions being walked, innermost last
+  std::set<const Stmt *> fusedBodies;     // bodies of loops that make a chunk's rounds inline
+  std::vector<z3::expr> skLimbs;          // the s limbs the key setup returned (one-shot AEAD)
+  z3::expr low32(const Val &v) { return v.e && !v.ptr ? v.e->extract(31, 0) : c.bv_val(0, 32); }
+  z3::expr ksBase(const Val &out) { return *baseCtr + trunc32(z3::lshr(*out.e, bv(6))); }
+  Val tagged(KsTag::Kind k, int idx, unsigned lanes, std::vector<z3::expr> ctr, const z3::expr &ok) {
+    Val v;
+    v.ks = std::make_shared<const KsTag>(k, idx, lanes, std::move(ctr), ok.simplify());
+    return v;
+  }
+  static Val lost(const std::string &why) {
+    Val v;
+    v.ksWhy = why;
+    return v;
+  }
+  static bool is(const Val &v, KsTag::Kind k, int idx = -1) { return v.ks && v.ks->kind == k && (idx < 0 || v.ks->idx == idx); }
+  z3::expr sameCtr(const std::vector<z3::expr> &a, const std::vector<z3::expr> &b) {
+    z3::expr all = c.bool_val(a.size() == b.size());
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i)
+      if (!z3::eq(a[i], b[i])) all = all && a[i] == b[i];
+    return all;
+  }
+  static std::string rowName(int r) { return std::string(1, "abcd"[r & 3]); }
+  // A vector's meaning after a branch: the same kind both ways keeps it, its counters and
+  // validity chosen by the condition; else what one way made, valid on that way only.
+  Val ksMerge(const z3::expr &cnd, const Val &a, const Val &b) {
+    if (!a.ks && !b.ks) return lost(!a.ksWhy.empty() ? a.ksWhy : b.ksWhy);
+    if (a.ks && b.ks && a.ks->kind == b.ks->kind && a.ks->idx == b.ks->idx && a.ks->lanes == b.ks->lanes && a.ks->ctr.size() == b.ks->ctr.size()) {
+      std::vector<z3::expr> ctr;
+      for (size_t i = 0; i < a.ks->ctr.size(); ++i)
+        ctr.push_back(z3::eq(a.ks->ctr[i], b.ks->ctr[i]) ? a.ks->ctr[i] : z3::ite(cnd, a.ks->ctr[i], b.ks->ctr[i]));
+      return tagged(a.ks->kind, a.ks->idx, a.ks->lanes, ctr, z3::ite(cnd, a.ks->ok, b.ks->ok));
+    }
+    const bool first = (bool)a.ks;
+    const KsTag &t = first ? *a.ks : *b.ks;
+    return tagged(t.kind, t.idx, t.lanes, t.ctr, first ? (cnd && t.ok) : (!cnd && t.ok));
+  }
+  // 20 rounds of a row state (4 rows per state) or of a word-sliced state (x0..x15), where the
+  // input is a whole initial state; else the state is lost.
+  std::vector<Val> ksRounds4(const std::vector<Val> &rows, const std::string &where) {
+    std::vector<Val> out;
+    for (size_t g = 0; g + 3 < rows.size(); g += 4) {
+      bool whole = true;
+      for (int r = 0; r < 4; ++r) whole = whole && is(rows[g + (size_t)r], KsTag::Row4, r) && rows[g + (size_t)r].ks->ctr.size() == 4;
+      if (!whole) {
+        for (int r = 0; r < 4; ++r)
+          out.push_back(lost("the rounds in " + where + " start from rows that are not rows a, b, c, d of a state chacha20_x4_init made (state " +
+                             std::to_string(g / 4) + ")"));
+        continue;
+      }
+      z3::expr ok = c.bool_val(true);
+      for (int r = 0; r < 4; ++r) ok = ok && rows[g + (size_t)r].ks->ok;
+      for (int r = 0; r < 4; ++r) out.push_back(tagged(KsTag::Rnd4, r, 0, rows[g + 3].ks->ctr, ok));
+    }
+    return out;
+  }
+  std::vector<Val> ksRounds16(const std::vector<Val> &x, const std::string &where) {
+    bool whole = x.size() == 16 && is(x[12], KsTag::SCtr);
+    for (int w = 0; whole && w < 16; ++w)
+      if (w != 12) whole = is(x[(size_t)w], KsTag::SRow, w) && x[(size_t)w].ks->lanes == x[12].ks->lanes;
+    std::vector<Val> out;
+    if (!whole) {
+      for (size_t w = 0; w < x.size(); ++w)
+        out.push_back(lost("the rounds in " + where + " start from words that are not chacha20_bulk_init's state words with a chacha20_bulk_ctr counter in word 12"));
+      return out;
+    }
+    z3::expr ok = c.bool_val(true);
+    for (const Val &v : x) ok = ok && v.ks->ok;
+    for (int w = 0; w < 16; ++w) out.push_back(tagged(KsTag::SRnd, w, x[12].ks->lanes, x[12].ks->ctr, ok));
+    return out;
+  }
+  const Function &curFn() const { return fnStack.empty() ? K : *fnStack.back(); }
+  static bool pureRoundBody(const Stmt &body) {
+    bool pure = true;
+    forEachExprIn(body, [&](const Expr &x) {
+      if (x.kind == Expr::Call || (x.kind == Expr::Intrin && (x.name.find("load") != std::string::npos || x.name.find("store") != std::string::npos)))
+        pure = false;
+    });
+    return pure;
+  }
+  // A round loop (its body rotates: chacha-round proves it, with its trip count). One whose body
+  // only computes (a counted loop in a lanes helper) is taken whole: its state becomes the
+  // 20-round state of its entry value (chacha-round proves each state word continues from the
+  // previous iteration), everything else it assigns unknown. One that also calls and stores (the
+  // fused chunk loop) is walked, and its body's rounds are taken at its last state assignment.
+  bool ksRoundLoop(const Stmt &s) {
+    const RoundLayout lay = s.then ? chachaRoundLayout(F, curFn(), s) : RoundLayout{};
+    if (lay.rols == 0) return false;
+    if (!pureRoundBody(*s.then) || (s.e && !pureExpr(*s.e)) || (s.inc && !pureExpr(*s.inc))) {
+      // (A body of fewer than 10 double rounds that also calls is walked as any loop: its state
+      // is unknown at its head.)
+      if (lay.x16 && lay.ndr == 10 && s.then->kind == Stmt::Block) fusedBodies.insert(s.then.get());
+      return false;
+    }
+    std::set<int> out, decl;
+    assigned(s, out, decl);
+    const std::string where = "the round loop at line " + std::to_string(s.loc.line);
+    std::vector<int> state;
+    bool rows = false;
+    if (lay.x4) {
+      // (Rows by name: the function's reference parameters; local rows a<s>..d<s> are not kept.)
+      rows = true;
+      for (const std::string &n : lay.rows)
+        for (int p : curFn().params)
+          if (F.vars[(size_t)p].name == n && F.vars[(size_t)p].isRef) state.push_back(p);
+      if (state.size() != lay.rows.size()) state.clear();
+    } else if (lay.x16) {
+      std::map<std::string, int> byName;
+      for (int v : out)
+        if (!decl.count(v)) byName[F.vars[(size_t)v].name] = v;
+      for (int w = 0; w < 16; ++w) {
+        auto it = byName.find("x" + std::to_string(w));
+        if (it == byName.end()) {
+          state.clear();
+          break;
+        }
+        state.push_back(it->second);
+      }
+    }
+    std::vector<Val> in;
+    for (int v : state) in.push_back(env.count(v) ? env[v] : Val{});
+    std::vector<Val> res = rows ? ksRounds4(in, where) : ksRounds16(in, where);
+    for (int v : out) {
+      if (decl.count(v) || !env.count(v)) continue;
+      const Type &t = F.vars[(size_t)v].ty;
+      env[v] = t.kind == Type::Int || t.kind == Type::Bool || t.kind == Type::Mask ? intV(trunc(unknown("round"), t.bits ? t.bits : 64)) : lost(where + " assigns it");
+    }
+    for (size_t k = 0; k < state.size() && k < res.size(); ++k) env[state[k]] = res[k];
+    return true;
+  }
+  bool pureExpr(const Expr &e) {
+    if (e.kind == Expr::Call) return false;
+    for (const auto &a : e.args)
+      if (a && !pureExpr(*a)) return false;
+    return true;
+  }
+  // The fused chunk loop's body: x0..x15 declared at its top level before any read of a variable
+  // of that name (chacha-round takes their first values as the input), their rounds complete
+  // after the last top-level statement that assigns one of them.
+  void execFusedBody(const Stmt &s) {
+    std::map<std::string, int> decls;
+    std::vector<int> xs(16, -1);
+    bool okLayout = true;
+    size_t last = 0;
+    for (size_t i = 0; i < s.body.size(); ++i) {
+      const Stmt &st = *s.body[i];
+      forEachExprIn(st, [&](const Expr &x) {
+        if (x.kind != Expr::Var) return;
+        const std::string &n = F.vars[(size_t)x.var].name;
+        if (n.size() >= 2 && n[0] == 'x' && !decls.count(n) && std::isdigit((unsigned char)n[1])) okLayout = false;
+      });
+      if (st.kind == Stmt::Decl) {
+        const std::string &n = F.vars[(size_t)st.var].name;
+        for (int w = 0; w < 16; ++w)
+          if (n == "x" + std::to_string(w) && xs[(size_t)w] < 0) xs[(size_t)w] = st.var, decls[n] = st.var;
+      }
+      std::set<int> out, decl;
+      assigned(st, out, decl);
+      for (int w = 0; w < 16; ++w)
+        if (xs[(size_t)w] >= 0 && (out.count(xs[(size_t)w]) || decl.count(xs[(size_t)w]))) last = i;
+    }
+    for (int v : xs) okLayout = okLayout && v >= 0;
+    std::vector<Val> first(16);
+    for (size_t i = 0; i < s.body.size() && !returned; ++i) {
+      exec(*s.body[i]);
+      if (s.body[i]->kind == Stmt::Decl)
+        for (int w = 0; w < 16; ++w)
+          if (xs[(size_t)w] == s.body[i]->var) first[(size_t)w] = env[s.body[i]->var];
+      if (i == last && okLayout) {
+        std::vector<Val> res = ksRounds16(first, "the chunk loop at line " + std::to_string(s.loc.line));
+        for (int w = 0; w < 16; ++w) env[xs[(size_t)w]] = res[(size_t)w];
+      }
+    }
+  }
+  // The text buffers of an xor helper call: out and in the kernel's own, at one offset q, a
+  // multiple of 64 (a block boundary).
+  void ksTextArgs(const Expr &e, const Function &g, const Val &out, const Val &in) {
+    if (!out.ptr || out.base != outBuf || !in.ptr || in.base != inBuf)
+      fail(e.loc, g.name + " xors from " + (in.ptr ? in.base : "?") + " into " + (out.ptr ? out.base : "?") + ", not from " + inBuf + " into " + outBuf);
+  }
+  void ksClaim(const z3::expr &claim, SrcLoc l, const std::string &msg, const Val &out) {
+    if (!checking) return;
+    defer(claim, [this, claim, l, msg, out] {
+      std::string ex;
+      if (std::optional<z3::model> m = refuting(claim)) {
+        ex = "; e.g. offset " + valueIn(*m, *out.e) + inputsIn(*m, 12, /*atNames=*/true);
+      }
+      fail(l, msg + ex);
+    });
+  }
+  static std::string describe(const KsTag &t) {
+    const std::string n = std::to_string(t.idx);
+    switch (t.kind) {
+      case KsTag::Ctr4: return "a counter vector of chacha20_x4_ctr";
+      case KsTag::Row4: return "row " + rowName(t.idx) + " of an initial 4-block state";
+      case KsTag::Rnd4: return "row " + rowName(t.idx) + " of a 4-block state after the rounds";
+      case KsTag::Blk: return "a whole ChaCha20 block";
+      case KsTag::Blk128: return "bytes " + std::to_string(16 * t.idx) + ".." + std::to_string(16 * t.idx + 15) + " of a ChaCha20 block";
+      case KsTag::SRow: return t.idx == 12 ? "word 12 of the word-sliced initial state, the counter slot (0)" : "word " + n + " of the word-sliced initial state";
+      case KsTag::SCtr: return "a counter vector of the word-sliced state";
+      case KsTag::SRnd: return "word " + n + " of a word-sliced state after the rounds";
+    }
+    return "?";
+  }
+  std::string lostWhy(const Val &v, const std::string &what) {
+    if (v.ks) return what + " is " + describe(*v.ks) + ", not what the helper's claim takes there";
+    return what + " is not a vector the keystream check can name (" + (v.ksWhy.empty() ? "made by an operation no claim covers" : v.ksWhy) + ")";
+  }
+  // A call in the IFMA keystream pass (true: handled, not walked; ret = its value).
+  bool ksIfmaCall(const Expr &e, const Function &g, const std::vector<Val> &args, Val &ret) {
+    const std::string role = roleOf(g);
+    const nlohmann::json j = nlohmann::json::parse(g.contract, nullptr, false);
+    const std::string claim = role == "chacha20.lanes" && j.is_object() ? j.value("claim", "") : "";
+    const bool xorClaim = claim == "xor64" || claim == "sliced_xor";
+    // Walked: the kernel bodies (ifma.aead) and the lanes helpers that compose (no claim).
+    const bool walked = role == "ifma.aead" || (role == "chacha20.lanes" && claim.empty());
+    auto pv = [&](size_t k) -> const Var & { return F.vars[(size_t)g.params[k]]; };
+    for (size_t k = 0; k < g.params.size() && k < args.size(); ++k) {
+      if (pv(k).isRef && e.args[k] && e.args[k]->kind != Expr::Var)
+        fail(e.loc, g.name + " takes a reference (" + pv(k).name + ") into memory: a write the keystream check would not see");
+      if (pv(k).ty.kind == Type::Ptr && !pv(k).ty.pointeeConst && args[k].ptr && args[k].base == outBuf &&
+          !(walked || (xorClaim && k == 0)))
+        fail(e.loc, outBuf + " handed to " + g.name + " (" + pv(k).name + "), which is not a ChaCha20 xor helper");
+    }
+    if (walked) return false;
+    // A helper taken by its claim or role sets only what it says below: every other reference
+    // argument it is handed is unknown after it.
+    for (size_t k = 0; k < g.params.size() && k < e.args.size(); ++k)
+      if (pv(k).isRef && e.args[k] && e.args[k]->kind == Expr::Var)
+        env[e.args[k]->var] = pv(k).ty.kind == Type::Int ? intV(trunc(unknown("out"), pv(k).ty.bits ? pv(k).ty.bits : 64))
+                                                         : lost(g.name + " at line " + std::to_string(e.loc.line) + " sets it");
+    auto refOut = [&](size_t k) -> int {
+      if (k >= e.args.size() || !e.args[k] || e.args[k]->kind != Expr::Var) fail(e.loc, g.name + ": an output that is not a variable");
+      return e.args[k]->var;
+    };
+    auto need = [&](size_t n) {
+      if (args.size() < n || g.params.size() < n) fail(e.loc, g.name + ": not the " + std::to_string(n) + " arguments of its claim " + claim);
+    };
+    auto ownPtr = [&](const Val &a, const std::string &what) {
+      if (checking && (!a.ptr || a.base != what || !holds(*a.e == bv(0))))
+        fail(e.loc, "the " + what + " passed to " + g.name + " is not the kernel's own " + what);
+    };
+    auto vecLanes = [&](const Type &t) { return t.kind == Type::Vec ? t.bits / 32 : 0u; };
+    if (claim == "ctr4") {
+      need(4);
+      std::vector<z3::expr> ctr;
+      for (size_t l = 0; l < 4; ++l) ctr.push_back(low32(args[l]));
+      ret = tagged(KsTag::Ctr4, 0, 0, ctr, c.bool_val(true));
+      return true;
+    }
+    if (claim == "init4") {
+      need(7);
+      ownPtr(args[4], "key");
+      ownPtr(args[5], "nonce");
+      for (int r = 0; r < 4; ++r)
+        env[refOut((size_t)r)] = is(args[6], KsTag::Ctr4) ? tagged(KsTag::Row4, r, 0, args[6].ks->ctr, args[6].ks->ok)
+                                                         : lost(g.name + " at line " + std::to_string(e.loc.line) + " is handed a counter vector chacha20_x4_ctr did not make");
+      return true;
+    }
+    if (claim == "blocks4") {
+      need(12);
+      std::string bad;
+      for (int r = 0; r < 4 && bad.empty(); ++r) {
+        if (!is(args[4 + (size_t)r], KsTag::Rnd4, r)) bad = "its row " + rowName(r) + " is not row " + rowName(r) + " of a state after the rounds";
+        else if (!is(args[8 + (size_t)r], KsTag::Row4, r)) bad = "its saved row " + rowName(r) + " is not row " + rowName(r) + " of an initial state";
+      }
+      z3::expr ok = c.bool_val(true);
+      if (bad.empty()) {
+        const std::vector<z3::expr> &ctr = args[7].ks->ctr;
+        for (int r = 0; r < 4; ++r) ok = ok && args[4 + (size_t)r].ks->ok && args[8 + (size_t)r].ks->ok && sameCtr(args[4 + (size_t)r].ks->ctr, ctr);
+        ok = ok && sameCtr(args[11].ks->ctr, ctr);  // the feed-forward adds the same counters back
+        for (size_t k = 0; k < 4; ++k) env[refOut(k)] = tagged(KsTag::Blk, 0, 0, {ctr[k]}, ok);
+      } else {
+        for (size_t k = 0; k < 4; ++k) env[refOut(k)] = lost(g.name + " at line " + std::to_string(e.loc.line) + ": " + bad);
+      }
+      return true;
+    }
+    if (claim == "xor64") {
+      need(4);
+      ksTextArgs(e, g, args[0], args[1]);
+      if (!is(args[3], KsTag::Blk)) fail(e.loc, lostWhy(args[3], "the keystream " + g.name + " xors into " + outBuf));
+      const Val &out = args[0];
+      const z3::expr n = args[2].e && !args[2].ptr ? *args[2].e : unknown("n");
+      ksClaim(args[3].ks->ok && args[3].ks->ctr[0] == ksBase(out) && (*out.e & bv(63)) == bv(0) && *out.e == *args[1].e && z3::ule(n, bv(64)), e.loc,
+              "the block " + g.name + " xors into " + outBuf + " at offset q may not be ChaCha20 block " + ctrName() +
+                  " + q / 64 of the kernel's key and nonce, at a block boundary, from " + inBuf + " at q, at most 64 bytes (RFC 8439 2.4)",
+              out);
+      return true;
+    }
+    if (claim == "sliced_init") {
+      need(18);
+      ownPtr(args[16], "key");
+      ownPtr(args[17], "nonce");
+      for (int w = 0; w < 16; ++w) env[refOut((size_t)w)] = tagged(KsTag::SRow, w, vecLanes(pv((size_t)w).ty), {}, c.bool_val(true));
+      return true;
+    }
+    if (claim == "sliced_ctr") {
+      need(1);
+      ret = tagged(KsTag::SCtr, 0, vecLanes(g.ret), {low32(args[0])}, c.bool_val(true));
+      return true;
+    }
+    if (claim == "sliced_xor") {
+      need(34);
+      ksTextArgs(e, g, args[0], args[1]);
+      const Val &x12 = args[2 + 12], &s12 = args[18 + 12];
+      if (!is(x12, KsTag::SRnd)) fail(e.loc, lostWhy(x12, "word 12 of the state " + g.name + " is handed"));
+      if (!is(s12, KsTag::SCtr)) fail(e.loc, lostWhy(s12, "the counter word " + g.name + " adds back (s12)"));
+      const unsigned B = x12.ks->lanes;
+      z3::expr ok = x12.ks->ok && s12.ks->ok && sameCtr(s12.ks->ctr, x12.ks->ctr) && c.bool_val(s12.ks->lanes == B);
+      for (int w = 0; w < 16; ++w) {
+        const Val &x = args[2 + (size_t)w], &sv = args[18 + (size_t)w];
+        if (!is(x, KsTag::SRnd, w)) fail(e.loc, lostWhy(x, "word " + std::to_string(w) + " of the state " + g.name + " is handed (x" + std::to_string(w) + ")"));
+        if (w != 12 && !is(sv, KsTag::SRow, w))
+          fail(e.loc, lostWhy(sv, "the input word " + std::to_string(w) + " " + g.name + " adds back (s" + std::to_string(w) + ")"));
+        ok = ok && x.ks->ok && sameCtr(x.ks->ctr, x12.ks->ctr) && c.bool_val(x.ks->lanes == B);
+        if (w != 12) ok = ok && sv.ks->ok && c.bool_val(sv.ks->lanes == B);
+      }
+      const Val &out = args[0];
+      ksClaim(ok && x12.ks->ctr[0] == ksBase(out) && (*out.e & bv(63)) == bv(0) && *out.e == *args[1].e, e.loc,
+              "the " + std::to_string(B) + " blocks " + g.name + " xors into " + outBuf + " at offset q may not be ChaCha20 blocks " + ctrName() +
+                  " + q / 64 onwards of the kernel's key and nonce, at a block boundary, from " + inBuf + " at q (RFC 8439 2.4)",
+              out);
+      return true;
+    }
+    if (!claim.empty()) fail(e.loc, g.name + ": a chacha20.lanes claim the keystream check does not know (" + claim + ")");
+    if (role == "ifma.key_powers" && oneTimeKey) {
+      // (..., sk0, sk1, sk2 by reference, r, s as 128-bit vectors): r = bytes 0..15 of block 0,
+      // s = bytes 16..31 (RFC 8439 2.6); its key-setup obligation proves the s limbs are s.
+      std::vector<size_t> keys, limbs;
+      for (size_t k = 0; k < g.params.size() && k < args.size(); ++k) {
+        if (!pv(k).isRef && pv(k).ty.kind == Type::Vec && pv(k).ty.bits == 128) keys.push_back(k);
+        if (pv(k).isRef && pv(k).ty.kind == Type::Int) limbs.push_back(k);
+      }
+      if (keys.size() != 2) fail(e.loc, g.name + ": not the two 128-bit key halves r and s");
+      for (unsigned h = 0; h < 2; ++h) {
+        const Val &a = args[keys[h]];
+        if (!is(a, KsTag::Blk128)) fail(e.loc, lostWhy(a, std::string(h ? "s" : "r") + " handed to " + g.name));
+        ksClaim(a.ks->ok && a.ks->ctr[0] == c.bv_val(0, 32) && c.bool_val(a.ks->idx == (int)h), e.loc,
+                std::string(h ? "s" : "r") + " handed to " + g.name + " may not be bytes " + (h ? "16..31" : "0..15") +
+                    " of ChaCha20 block 0 (RFC 8439 2.6: the one-time key)",
+                args[0].ptr ? args[0] : intV(bv(0)));
+      }
+      skLimbs.clear();
+      for (size_t k : limbs) {
+        z3::expr x = c.bv_const(("sk@" + std::to_string(fresh++)).c_str(), 64);
+        skLimbs.push_back(x);
+        env[refOut(k)] = intV(x);
+      }
+    } else if (role == "poly1305.final" && oneTimeKey) {
+      const nlohmann::json sn = j.is_object() ? j.value("s", nlohmann::json()) : nlohmann::json();
+      if (!sn.is_array() || sn.size() != skLimbs.size()) fail(e.loc, g.name + ": its contract's s limbs are not the key setup's");
+      for (size_t w = 0; w < skLimbs.size(); ++w) {
+        const Val *a = nullptr;
+        for (size_t k = 0; k < g.params.size() && k < args.size(); ++k)
+          if (pv(k).name == sn[w].get<std::string>()) a = &args[k];
+        if (checking && (!a || !a->e || a->ptr || !holds(*a->e == skLimbs[w])))
+          fail(e.loc, "s limb " + std::to_string(w) + " added by " + g.name + " is not limb " + std::to_string(w) +
+                          " of the s the key setup was handed (bytes 16..31 of ChaCha20 block 0, RFC 8439 2.6)");
+      }
+      return true;
+    }
+    // Any other helper makes nothing of the text (its reference outputs are unknown, above).
+    ret = g.ret.kind == Type::Int || g.ret.kind == Type::Bool ? intV(trunc(unknown("ret"), g.ret.bits ? g.ret.bits : 64)) : Val{};
+    return true;
+  }
+  std::string ctrName() {
+    const z3::expr b = baseCtr->simplify();
+    return b.is_numeral() ? std::to_string(b.get_numeral_uint64()) : std::string("counter");
+  }
+  // The two intrinsics that take a block's 16-byte lanes for the key setup.
+  Val ksIntrinsic(const Expr &e, const std::vector<Val> &av) {
+    if (e.name == "_mm512_castsi512_si128" && av.size() == 1 && is(av[0], KsTag::Blk))
+      return tagged(KsTag::Blk128, 0, 0, av[0].ks->ctr, av[0].ks->ok);
+    if (e.name == "_mm512_extracti32x4_epi32" && av.size() >= 2 && is(av[0], KsTag::Blk) && av[1].e) {
+      const z3::expr i = av[1].e->simplify();
+      if (i.is_numeral()) return tagged(KsTag::Blk128, (int)(i.get_numeral_uint64() & 3), 0, av[0].ks->ctr, av[0].ks->ok);
+    }
+    if ((e.name == "_mm512_castsi512_si128" || e.name == "_mm512_extracti32x4_epi32") && !av.empty() && !av[0].ks && !av[0].ksWhy.empty())
+      return lost(av[0].ksWhy);
+    return lost(e.name + " at line " + std::to_string(e.loc.line) + " (no claim covers vector arithmetic on keystream)");
+  }
+
   Val eval(const Expr &e) {
     switch (e.kind) {
       case Expr::Const: return intV(bv((uint64_t)e.value));
@@ -991,7 +1408,11 @@ class Walker {
       case Expr::Intrin: {
         std::vector<Val> av;
         for (const auto &a : e.args) av.push_back(a ? eval(*a) : Val{});
-        if (ifma) return intrinsic(e, av);
+        if (ifma) {
+          Val r = intrinsic(e, av);
+          if (ks && !r.e && !r.ptr) r = ksIntrinsic(e, av);
+          return r;
+        }
         if (isRvvSetvl(e.name) && !av.empty() && av[0].e && !av[0].ptr) {
           // RVV 1.0: vl <= AVL (and <= VLMAX).
           z3::expr vl = unknown("vl");
@@ -1039,6 +1460,8 @@ class Walker {
       if ((size_t)m.ptr >= av.size() || (m.mask >= 0 && (size_t)m.mask >= av.size())) fail(e.loc, e.name + ": too few arguments");
       const Val &p = av[(size_t)m.ptr];
       const std::string what = std::string(m.write ? "a write" : "a read") + " (" + e.name + ")";
+      if (ks && m.write && p.ptr && p.base == outBuf)
+        fail(e.loc, e.name + " stores into " + outBuf + " outside the claimed xor helpers (chacha20.lanes xor64, sliced_xor): bytes the keystream check cannot name");
       if (mac && !m.write && p.ptr && msgSide.count(p.base) && inIfma()) {
         // A Poly1305 helper reading the message: one group load of the 8-lane loops.
         if (m.mask >= 0 || m.bytes < 32) fail(e.loc, "a MAC read (" + e.name + ") the mac-order pass does not know (only whole-vector loads of a group, or an ifma.load_partial call)");
@@ -1107,7 +1530,11 @@ class Walker {
     for (const auto &a : e.args) args.push_back(a ? eval(*a) : Val{});
     Contract gc = contractOf(g);
     if (mac && macCall(e, g, args)) return Val{};
-    if (ifma && (mac ? !mayMacCall(e.fn) : !touchesMemory(e.fn))) {
+    if (ks && ifma) {
+      Val r;
+      if (ksIfmaCall(e, g, args, r)) return r;
+    }
+    if (ifma && !ks && (mac ? !mayMacCall(e.fn) : !touchesMemory(e.fn))) {
       // A helper with nothing for this pass (no memory access for kernel-bytes; no MAC piece for
       // mac-order): not walked, its results unknown (vectors have no meaning in either pass).
       for (size_t k = 0; k < g.params.size() && k < e.args.size(); ++k) {
@@ -1129,8 +1556,10 @@ class Walker {
       returned = false;
       sites.push_back({g.name, e.loc});
       roles.push_back(roleOf(g));
+      fnStack.push_back(&g);
       const z3::expr macBefore = mac ? cursor() : bv(0);
       if (g.body) exec(*g.body);
+      fnStack.pop_back();
       roles.pop_back();
       sites.pop_back();
       Val r = retVal;
@@ -1322,6 +1751,10 @@ class Walker {
     if (returned) return;
     switch (s.kind) {
       case Stmt::Block:
+        if (ks && ifma && fusedBodies.count(&s)) {
+          execFusedBody(s);
+          return;
+        }
         for (const auto &b : s.body)
           if (b && !returned) exec(*b);
         return;
@@ -1341,6 +1774,8 @@ class Walker {
           Val x = eval(*s.e);
           if (v.ty.kind == Type::Int && x.e && !x.ptr) x = truncV(x, v.ty.bits);
           env[s.var] = x;
+        } else if (ks && ifma && v.ty.kind == Type::Vec) {
+          env[s.var] = lost(v.name + " is declared without a value");
         } else {
           env[s.var] = intV(unknown(v.name));
         }
@@ -1432,6 +1867,10 @@ class Walker {
           auto b = env.find(v);
           if (b == env.end()) continue;  // declared in the branch
           const Val &y = b->second;
+          if (ks && ifma && !a.ptr && !y.ptr && !a.e && !y.e) {
+            merged[v] = ksMerge(cnd, a, y);  // (a vector: what it is in ChaCha20 terms)
+            continue;
+          }
           if (!a.ptr && !y.ptr && !a.e && !y.e && (a.macAt || y.macAt)) {
             // Loaded message limbs on one way or both: their provenance under the condition.
             Val m;
@@ -1456,6 +1895,7 @@ class Walker {
       }
       case Stmt::For:
       case Stmt::While:
+        if (ks && ifma && ksRoundLoop(s)) return;
         loop(s);
         return;
       case Stmt::Null:
@@ -1642,6 +2082,7 @@ class Walker {
     struct Rel {
       int u, v;  // v < 0: u mod 64
       z3::expr k;
+      bool guarded = false;  // only where the loop goes on: cond -> the relation
     };
     auto relTerm = [&](int u, int v, const std::map<int, Val> &en) {
       const z3::expr x = *en.at(u).e;
@@ -1654,6 +2095,28 @@ class Walker {
       for (int v : vars)
         if (F.vars[(size_t)v].ty.bits == 32) rel.push_back({u, v, relTerm(u, v, entry)});
     }
+    // The IFMA keystream pass: the same for a moved pointer (the 4-block stream's out and its
+    // counter), where the loop goes on: its last, partial step moves the pointer by less and
+    // leaves the loop.
+    if (ks && ifma)
+      for (int u : pvars) {
+        rel.push_back({u, -1, relTerm(u, -1, entry), true});
+        for (int v : vars)
+          if (F.vars[(size_t)v].ty.bits == 32) rel.push_back({u, v, relTerm(u, v, entry), true});
+      }
+    // The loop's condition at state `en`.
+    auto goesOn = [&](const std::map<int, Val> &en) {
+      if (!cnd) return c.bool_val(true);
+      std::map<int, Val> saved = env;
+      env = en;
+      const z3::expr g = asInt(eval(*cnd), s.loc) != bv(0);
+      env = saved;
+      return g;
+    };
+    auto relFact = [&](const Rel &r, const std::map<int, Val> &en) {
+      const z3::expr f = relTerm(r.u, r.v, en) == r.k;
+      return r.guarded ? z3::implies(goesOn(en), f) : f;
+    };
     // The head of an arbitrary iteration: every loop variable unknown (a moved pointer keeps its
     // buffer, with an unknown offset).
     std::vector<std::pair<z3::expr, int>> headConsts;  // the last head's constants and their variables
@@ -1774,7 +2237,7 @@ class Walker {
       for (auto &[a, b] : cand) path.push_back(z3::ule(termOf(a, en), termOf(b, en)));
       for (auto &[v, k] : lower) path.push_back(z3::ule(bv(k), *en.at(v).e));
       for (const Range &r : ranges) path.push_back(rangeTerm(r, en));
-      for (const Rel &r : rel) path.push_back(relTerm(r.u, r.v, en) == r.k);
+      for (const Rel &r : rel) path.push_back(relFact(r, en));
       for (const Lin &l : lin) path.push_back(linTerm(l, en) == l.k);
     };
     // A counting loop for (i = A; i < B; ++i) with B unchanged: A <= i < B.
@@ -1797,7 +2260,7 @@ class Walker {
       for (auto &[a, b] : cand) claims.push_back(z3::ule(termOf(a, env), termOf(b, env)));
       for (auto &[v, k] : lower) claims.push_back(z3::ule(bv(k), *env.at(v).e));
       for (const Range &r : ranges) claims.push_back(rangeTerm(r, env));
-      for (const Rel &r : rel) claims.push_back(relTerm(r.u, r.v, env) == r.k);
+      for (const Rel &r : rel) claims.push_back(relFact(r, env));
       for (const Lin &l : lin) claims.push_back(linTerm(l, env) == l.k);
       const std::vector<bool> ok = holdsEach(claims);
       size_t at = 0;
@@ -2174,6 +2637,63 @@ static bool nameEnds(const Function &kernel, const std::string &suf) {
   return kernel.name.size() > suf.size() && kernel.name.compare(kernel.name.size() - suf.size(), suf.size(), suf) == 0;
 }
 
+// Whether a kernel reaches a helper marked // chapoly-bounds-only (the hand-written samples, with
+// --allow-bounds-only: the generator never emits the marker).
+static bool reachesBoundsOnly(const File &f, const Function &kernel) {
+  std::set<int> seen;
+  std::function<bool(const Stmt &)> boundsOnly;
+  std::function<bool(const Expr &)> inE = [&](const Expr &x) {
+    if (x.kind == Expr::Call && x.fn >= 0 && seen.insert(x.fn).second) {
+      const Function &g = f.funcs[(size_t)x.fn];
+      if (markedBoundsOnly(g)) return true;
+      if (g.body && boundsOnly(*g.body)) return true;
+    }
+    for (const auto &a : x.args)
+      if (a && inE(*a)) return true;
+    return false;
+  };
+  boundsOnly = [&](const Stmt &t) {
+    for (const ExprP *q : {&t.e, &t.inc})
+      if (*q && inE(**q)) return true;
+    bool any = false;
+    forEachChild(t, [&](const Stmt &ch) { any = any || boundsOnly(ch); });
+    return any;
+  };
+  return kernel.body && boundsOnly(*kernel.body);
+}
+
+void proveKeystreamIfma(const File &f, const Function &kernel, const std::function<Obligation *(SrcLoc, const std::string &)> &add) {
+  auto ends = [&](const std::string &suf) { return nameEnds(kernel, suf); };
+  // The kernel ABI (emitted/README.md), by name in this dialect: the text buffers and the first
+  // block counter.
+  std::string out, in;
+  if (ends("_seal") || ends("_seal_update")) out = "ct", in = "pt";
+  else if (ends("_open") || ends("_open_update")) out = "pt", in = "ct";
+  else if (ends("_chacha20")) out = "out", in = "in";
+  else return;
+  const bool fromParam = !(ends("_seal") || ends("_open"));
+  Obligation *o = add(kernel.loc, "the block each xor helper call xors into " + out + " at offset q is ChaCha20 block " +
+                                      (fromParam ? std::string("counter") : std::string("1")) + " + q / 64 of the kernel's key and nonce, from " + in +
+                                      " at q" + (fromParam ? "" : "; the one-time key is bytes 0..31 of block 0 (RFC 8439 2.4, 2.6, 2.8)"));
+  if (!o) return;
+  if (reachesBoundsOnly(f, kernel)) {
+    o->what += ": not checked (it reaches a helper marked // chapoly-bounds-only, a hand-written sample)";
+    return;
+  }
+  walk(f, kernel, *o, [&](Walker &w, z3::context &c) {
+    w.ifma = true;
+    w.ks = true;
+    w.outBuf = out;
+    w.inBuf = in;
+    w.oneTimeKey = !fromParam;
+    w.inByte = c.function("in", c.bv_sort(64), c.bv_sort(8));
+    w.ksByte = c.function("ks", c.bv_sort(32), c.bv_sort(64), c.bv_sort(8));
+    if (fromParam && !w.hasParam("counter")) throw Failure{kernel.name + " has no counter parameter", kernel.loc};
+    if (!w.hasParam(out) || !w.hasParam(in)) throw Failure{kernel.name + " has no parameter " + out + " or " + in + " (the kernel ABI)", kernel.loc};
+    w.baseCtr = fromParam ? c.bv_const("counter", 64).extract(31, 0) : c.bv_val(1, 32);
+  });
+}
+
 void proveMacOrderIfma(const File &f, const Function &kernel, const std::function<Obligation *(SrcLoc, const std::string &)> &add) {
   auto ends = [&](const std::string &suf) { return nameEnds(kernel, suf); };
   // The kernel ABI (emitted/README.md), by name in this dialect: what its MAC absorbs.
@@ -2190,30 +2710,9 @@ void proveMacOrderIfma(const File &f, const Function &kernel, const std::functio
   if (!o) return;
   // A hand-written test kernel whose helpers are marked bounds-only (the generator never emits
   // the marker) has no roles to place its pieces by: said, not checked.
-  {
-    std::set<int> seen;
-    std::function<bool(const Stmt &)> boundsOnly;
-    std::function<bool(const Expr &)> inE = [&](const Expr &x) {
-      if (x.kind == Expr::Call && x.fn >= 0 && seen.insert(x.fn).second) {
-        const Function &g = f.funcs[(size_t)x.fn];
-        if (markedBoundsOnly(g)) return true;
-        if (g.body && boundsOnly(*g.body)) return true;
-      }
-      for (const auto &a : x.args)
-        if (a && inE(*a)) return true;
-      return false;
-    };
-    boundsOnly = [&](const Stmt &t) {
-      for (const ExprP *q : {&t.e, &t.inc})
-        if (*q && inE(**q)) return true;
-      bool any = false;
-      forEachChild(t, [&](const Stmt &ch) { any = any || boundsOnly(ch); });
-      return any;
-    };
-    if (kernel.body && boundsOnly(*kernel.body)) {
-      o->what += ": not checked (it reaches a helper marked // chapoly-bounds-only, a hand-written sample)";
-      return;
-    }
+  if (reachesBoundsOnly(f, kernel)) {
+    o->what += ": not checked (it reaches a helper marked // chapoly-bounds-only, a hand-written sample)";
+    return;
   }
   File f2 = f;
   auto pseudo = [&](const char *name, unsigned bits) {

@@ -19,6 +19,17 @@ namespace cv {
 Res prove(z3::context &c, const std::vector<z3::expr> &pre, const z3::expr &claim, unsigned timeoutMs,
           const std::vector<std::pair<std::string, z3::expr>> &shown, std::string &cex);
 
+// A ChaCha20 round loop as chacha-round reads it (a loop whose body rotates: _mm512_rol_epi32
+// and the other rotation idioms): its state is rows a, b, c, d per state (x4: the function's
+// 512-bit vector reference parameters, else its local vectors a<s>..d<s>) or words x0..x15
+// (x16), and its body makes ndr double rounds. rols == 0: not a round loop.
+struct RoundLayout {
+  int rols = 0, ndr = 0;
+  bool x4 = false, x16 = false;
+  std::vector<std::string> rows;  // x4: the row variables' names, 4 per state
+};
+RoundLayout chachaRoundLayout(const File &f, const Function &fn, const Stmt &loop);
+
 // Adds the semantic obligations of `kernel` to `kr` (which holds its bound results).
 void proveSemantics(const File &f, const Function &kernel, Prover &prover, const BoundsOptions &opt,
                     KernelResult &kr);

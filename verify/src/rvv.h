@@ -57,6 +57,15 @@ void proveMacOrderIfma(const File &f, const Function &kernel,
 void proveKeystream(const File &f, const Function &kernel,
                     const std::function<Obligation *(SrcLoc, const std::string &)> &add);
 
+// keystream (kernelbytes.cpp) for an IFMA-dialect (AVX-512) seal/open, streaming seal/open or
+// ChaCha20 kernel, by its ABI name: the text is written only by the claimed xor helpers
+// (chacha20.lanes xor64 and sliced_xor), each handed, at text offset q (a multiple of 64), the
+// block base + q / 64 (base 1 for the AEAD, the counter parameter otherwise), as the vectors'
+// meaning follows from the lane helpers' proved claims and the proved round loops; an AEAD's
+// key setup takes r and s from block 0 and its tag adds the s limbs the setup returned (2.6).
+void proveKeystreamIfma(const File &f, const Function &kernel,
+                        const std::function<Obligation *(SrcLoc, const std::string &)> &add);
+
 // out-coverage (kernelbytes.cpp) for a seal/open, streaming seal/open or ChaCha20 kernel of either
 // dialect: on every path to its return, each byte of its output text [0, len) has been stored
 // (a store's bytes, a masked store's mask bits, a proved chacha20.block helper's blocks), and
