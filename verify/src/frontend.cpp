@@ -458,6 +458,20 @@ struct Lowerer {
         r->fn = it == fnIds.end() ? -1 : it->second;
         if (r->fn < 0) error(e->getBeginLoc(), "call of '" + n + "', which has no body in this file");
         for (const clang::Expr *a : ce->arguments()) r->args.push_back(lowerExpr(a, false));
+        // One variable bound to two non-const reference parameters of one call aliases them: each
+        // helper's proof (a round loop's rows, a multiply's limbs) takes its references as
+        // distinct variables (found by the stop-30 review: rounds2(xa, xb, xc, xd, xa, xb, xc,
+        // xd) ran every round twice on one state and proved).
+        std::map<int, unsigned> bound;
+        for (unsigned k = 0; k < fd->getNumParams() && k < r->args.size(); ++k) {
+          const clang::QualType t = fd->getParamDecl(k)->getType();
+          if (!t->isLValueReferenceType() || t.getNonReferenceType().isConstQualified() || !r->args[k] || r->args[k]->kind != Expr::Var) continue;
+          auto [it, fresh] = bound.emplace(r->args[k]->var, k);
+          if (!fresh)
+            error(ce->getArg(k)->getBeginLoc(), "variable '" + file.vars[(size_t)r->args[k]->var].name + "' is bound to two reference parameters of '" + n + "' (" +
+                      fd->getParamDecl(it->second)->getNameAsString() + " and " + fd->getParamDecl(k)->getNameAsString() +
+                      "): aliased references are outside the emitted dialect");
+        }
         return r;
       }
       auto r = mk(Expr::Intrin, e);

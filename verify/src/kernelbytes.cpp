@@ -71,6 +71,12 @@ struct Val {
   // `ksWhy` saying where the walk lost it when it knows).
   std::shared_ptr<const KsTag> ks;
   std::string ksWhy;
+  // IFMA mac-order pass: limb hLimb of the Poly1305 accumulator h made by the absorbing call
+  // hGen (0: the zero h before any, hLimb -1: every limb).
+  std::optional<z3::expr> hGen;
+  int hLimb = -1;
+  std::optional<z3::expr> hOk;  // where it is that limb (absent: everywhere; a branch made it on one way)
+  std::optional<z3::expr> hZero;  // an 8-lane loop's hin at its head: zero where this holds (absorbed)
 };
 
 struct Failure {
@@ -903,14 +909,6 @@ class Walker {
     return out;
   }
   const Function &curFn() const { return fnStack.empty() ? K : *fnStack.back(); }
-  static bool pureRoundBody(const Stmt &body) {
-    bool pure = true;
-    forEachExprIn(body, [&](const Expr &x) {
-      if (x.kind == Expr::Call || (x.kind == Expr::Intrin && (x.name.find("load") != std::string::npos || x.name.find("store") != std::string::npos)))
-        pure = false;
-    });
-    return pure;
-  }
   // A round loop (its body rotates: chacha-round proves it, with its trip count). One whose body
   // only computes (a counted loop in a lanes helper) is taken whole: its state becomes the
   // 20-round state of its entry value (chacha-round proves each state word continues from the
@@ -919,7 +917,7 @@ class Walker {
   bool ksRoundLoop(const Stmt &s) {
     const RoundLayout lay = s.then ? chachaRoundLayout(F, curFn(), s) : RoundLayout{};
     if (lay.rols == 0) return false;
-    if (!pureRoundBody(*s.then) || (s.e && !pureExpr(*s.e)) || (s.inc && !pureExpr(*s.inc))) {
+    if (!lay.pure) {
       // (A body of fewer than 10 double rounds that also calls is walked as any loop: its state
       // is unknown at its head.)
       if (lay.x16 && lay.ndr == 10 && s.then->kind == Stmt::Block) fusedBodies.insert(s.then.get());
@@ -928,6 +926,9 @@ class Walker {
     std::set<int> out, decl;
     assigned(s, out, decl);
     const std::string where = "the round loop at line " + std::to_string(s.loc.line);
+    // (chacha-round proves a loop that only computes carries its state from iteration to
+    // iteration; its 20 rounds need the counted form: N times the body's double rounds = 10.)
+    const bool counted = lay.trips > 0 && lay.trips * lay.ndr == 10;
     std::vector<int> state;
     bool rows = false;
     if (lay.x4) {
@@ -953,18 +954,13 @@ class Walker {
     std::vector<Val> in;
     for (int v : state) in.push_back(env.count(v) ? env[v] : Val{});
     std::vector<Val> res = rows ? ksRounds4(in, where) : ksRounds16(in, where);
+    if (!counted) res.assign(state.size(), lost(where + " is not a counted loop of 10 double rounds in all"));
     for (int v : out) {
       if (decl.count(v) || !env.count(v)) continue;
       const Type &t = F.vars[(size_t)v].ty;
       env[v] = t.kind == Type::Int || t.kind == Type::Bool || t.kind == Type::Mask ? intV(trunc(unknown("round"), t.bits ? t.bits : 64)) : lost(where + " assigns it");
     }
     for (size_t k = 0; k < state.size() && k < res.size(); ++k) env[state[k]] = res[k];
-    return true;
-  }
-  bool pureExpr(const Expr &e) {
-    if (e.kind == Expr::Call) return false;
-    for (const auto &a : e.args)
-      if (a && !pureExpr(*a)) return false;
     return true;
   }
   // The fused chunk loop's body: x0..x15 declared at its top level before any read of a variable
@@ -1411,6 +1407,10 @@ class Walker {
         if (ifma) {
           Val r = intrinsic(e, av);
           if (ks && !r.e && !r.ptr) r = ksIntrinsic(e, av);
+          if (mac && genVar >= 0 && (e.name == "_mm512_setzero_si512" || e.name == "_mm256_setzero_si256")) {
+            r.hGen = bv(0);  // the zero h (and any other zero vector)
+            r.hLimb = -1;
+          }
           return r;
         }
         if (isRvvSetvl(e.name) && !av.empty() && av[0].e && !av[0].ptr) {
@@ -1524,8 +1524,147 @@ class Walker {
   }
 
   // A helper call: a proved helper by its footprint, a small helper without a contract inlined.
+  // ---- h from piece to piece (the IFMA mac-order pass) ----
+  // At the kernels' level (a kernel body or an ifma.aead helper), each helper that absorbs into h
+  // (ifma.absorb, step_partial, lengths, short_step: h0, h1, h2 in and out; ifma.settle and
+  // ifma.state_load: out) must be handed limbs 0, 1, 2 of the h the last one made (or the zero h
+  // before the first), in that order, and makes a new h; ifma.lane0 keeps the limb it reads; the
+  // tag (poly1305.final, its contract's "acc") and the state store (h0, h1, h2) take the last h's
+  // limbs in order (found by the stop-30 review: h0 and h1 swapped at the tag, and the tag made
+  // from the fused loop's hin, proved). What settle adds (hin: the h before the fused loop, or
+  // zero once a lane step has absorbed it) is the fused loop's block-step proof's.
+  int genVar = -1;      // the pseudo-variable holding the current h's generation
+  unsigned genSeq = 0;  // generations made so far
+  // Limb k of the current h (where `known`, only where the walk knows what v is).
+  // An hin that an 8-lane loop may have absorbed (zeroed) counts, where `known`, as absorbed.
+  z3::expr hIs(const Val &v, int k, bool known = false) {
+    if (!v.hGen) return c.bool_val(known);
+    const z3::expr ok = v.hOk ? *v.hOk : c.bool_val(true);
+    const z3::expr cur = *env.at(genVar).e;
+    z3::expr is = c.bool_val(false);
+    if (v.hLimb == -1) is = *v.hGen == bv(0) && cur == bv(0);
+    else if (v.hLimb == k) is = *v.hGen == cur;
+    if (v.hZero) is = known ? (*v.hZero || is) : z3::ite(*v.hZero, cur == bv(0), is);
+    return known ? z3::implies(ok, is) : ok && is;
+  }
+  // Whether every assignment of variable v in s sets it to a zero vector (an 8-lane loop's
+  // `hin0 = _mm512_setzero_si512();` once its first lane step has added it in).
+  bool onlyZeroed(const Stmt &s, int v) {
+    bool only = true;
+    forEachExprIn(s, [&](const Expr &x) {
+      if ((x.kind == Expr::Assign || x.kind == Expr::IncDec) && !x.args.empty() && x.args[0] && x.args[0]->kind == Expr::Var && x.args[0]->var == v) {
+        const bool zero = x.kind == Expr::Assign && x.name.empty() && x.args.size() == 2 && x.args[1] && x.args[1]->kind == Expr::Intrin &&
+                          (x.args[1]->name == "_mm512_setzero_si512" || x.args[1]->name == "_mm256_setzero_si256");
+        only = only && zero;
+      }
+      if (x.kind == Expr::Call && x.fn >= 0) {
+        const Function &g = F.funcs[(size_t)x.fn];
+        for (size_t k = 0; k < g.params.size() && k < x.args.size(); ++k)
+          if (F.vars[(size_t)g.params[k]].isRef && x.args[k] && x.args[k]->kind == Expr::Var && x.args[k]->var == v) only = false;
+      }
+    });
+    return only;
+  }
+  // An 8-lane loop's carried-in h: the function's hin0, hin1, hin2 (the block-step proof of the
+  // loop adds them into its first lane step and proves them zero after each iteration; settle
+  // adds them in). On entry to a loop that uses them they are limbs 0, 1, 2 of the current h; a
+  // settle is handed exactly those variables, in order, and where the walk still knows their
+  // value (no iteration ran) it is the current h's.
+  void hinEntry(const Stmt &s) {
+    std::map<int, int> hin;  // limb -> var
+    forEachExprIn(s, [&](const Expr &x) {
+      if (x.kind != Expr::Var) return;
+      const std::string &n = F.vars[(size_t)x.var].name;
+      if (n.size() == 4 && n.compare(0, 3, "hin") == 0 && n[3] >= '0' && n[3] <= '2') hin[n[3] - '0'] = x.var;
+    });
+    for (auto &[k, v] : hin) {
+      auto it = env.find(v);
+      macClaim(it != env.end() ? hIs(it->second, k, /*known=*/true) : c.bool_val(false), s.loc,
+               "the loop's carried-in h (" + F.vars[(size_t)v].name + ") is not limb " + std::to_string(k) +
+                   " of the h the last absorbing helper made, where no earlier loop step has absorbed it",
+               {});
+    }
+  }
+  bool hTop() const { return mac && ifma && genVar >= 0 && (roles.empty() || roles.back() == "ifma.aead"); }
+  static bool hIn(const std::string &role) {
+    return role == "ifma.absorb" || role == "ifma.step_partial" || role == "ifma.lengths" || role == "ifma.short_step";
+  }
+  static bool hOut(const std::string &role) { return hIn(role) || role == "ifma.settle" || role == "ifma.state_load"; }
+  void hCheck(const Expr &e, const Function &g, const std::string &role, const std::vector<Val> &args) {
+    // (at any level: a settle inside p1305_absorb too)
+    auto want = [&](const std::vector<size_t> &at, const std::string &what) {
+      z3::expr all = c.bool_val(at.size() == 3);
+      for (size_t k = 0; k < at.size(); ++k) all = all && (at[k] < args.size() ? hIs(args[at[k]], (int)k) : c.bool_val(false));
+      macClaim(all, e.loc, g.name + " is not handed limbs 0, 1, 2 of the h the last absorbing helper made, in that order (" + what + ")", {});
+    };
+    auto named = [&](const std::vector<std::string> &names) {
+      std::vector<size_t> at;
+      for (const std::string &n : names)
+        for (size_t k = 0; k < g.params.size(); ++k)
+          if (F.vars[(size_t)g.params[k]].name == n) at.push_back(k);
+      return at;
+    };
+    if (hIn(role)) want({0, 1, 2}, "its h");
+    if (role == "ifma.settle") {
+      z3::expr all = c.bool_val(true);
+      for (int k = 0; k < 3; ++k) {
+        const size_t a = 6 + (size_t)k;
+        const bool named = a < e.args.size() && e.args[a] && e.args[a]->kind == Expr::Var && F.vars[(size_t)e.args[a]->var].name == "hin" + std::to_string(k);
+        if (!named) fail(e.loc, g.name + " is not handed the 8-lane loop's carried-in h, hin0, hin1, hin2 in that order, as parameters 7..9");
+        all = all && hIs(args[a], k, /*known=*/true);
+      }
+      macClaim(all, e.loc, g.name + " is handed hin limbs that are not limbs 0, 1, 2 of the h the last absorbing helper made, where no loop step has absorbed them", {});
+    }
+    if (role == "poly1305.final") {
+      const nlohmann::json j = nlohmann::json::parse(g.contract, nullptr, false);
+      const nlohmann::json acc = j.is_object() ? j.value("acc", nlohmann::json()) : nlohmann::json();
+      std::vector<std::string> names;
+      if (acc.is_array())
+        for (const auto &n : acc) names.push_back(n.get<std::string>());
+      want(named(names), "the accumulator the tag is made from");
+    }
+    if (role == "ifma.state_store") want(named({"h0", "h1", "h2"}), "the h it stores");
+  }
+  void hSet(const Expr &e, const Function &g, const std::string &role) {
+    if (!hOut(role)) return;
+    const z3::expr gen = bv(++genSeq);
+    env[genVar] = intV(gen);
+    for (size_t k = 0; k < 3; ++k) {
+      if (k >= g.params.size() || k >= e.args.size() || !e.args[k] || e.args[k]->kind != Expr::Var || !F.vars[(size_t)g.params[k]].isRef)
+        fail(e.loc, g.name + ": its h limbs (parameters 1..3) are not reference parameters handed variables");
+      Val v;
+      v.hGen = gen;
+      v.hLimb = (int)k;
+      env[e.args[k]->var] = v;
+    }
+  }
+
   Val call(const Expr &e) {
     const Function &g = F.funcs[(size_t)e.fn];
+    if (mac && ifma && genVar >= 0 && !hTop() && roleOf(g) == "ifma.settle") {
+      std::vector<Val> args;
+      for (const auto &a : e.args) args.push_back(a ? eval(*a) : Val{});
+      hCheck(e, g, "ifma.settle", args);
+    }
+    if (!hTop()) return callInner(e, g);
+    const std::string role = roleOf(g);
+    if (role == "ifma.lane0") {
+      Val a = e.args.empty() || !e.args[0] ? Val{} : eval(*e.args[0]);
+      Val r = intV(unknown("lane0"));
+      r.hGen = a.hGen;
+      r.hLimb = a.hLimb;
+      return r;
+    }
+    if (hIn(role) || role == "ifma.settle" || role == "poly1305.final" || role == "ifma.state_store") {
+      std::vector<Val> args;
+      for (const auto &a : e.args) args.push_back(a ? eval(*a) : Val{});
+      hCheck(e, g, role, args);
+    }
+    Val r = callInner(e, g);
+    hSet(e, g, role);
+    return r;
+  }
+  Val callInner(const Expr &e, const Function &g) {
     std::vector<Val> args;
     for (const auto &a : e.args) args.push_back(a ? eval(*a) : Val{});
     Contract gc = contractOf(g);
@@ -1871,6 +2010,29 @@ class Walker {
             merged[v] = ksMerge(cnd, a, y);  // (a vector: what it is in ChaCha20 terms)
             continue;
           }
+          if (mac && !a.ptr && !y.ptr && !a.e && !y.e && (a.hGen || y.hGen) && !a.macAt && !y.macAt) {
+            // An h limb on one way or both: the same limb both ways keeps it (its generation
+            // chosen by the condition; the zero h is every limb); made on one way only, it is
+            // that limb where that way was taken.
+            Val m;
+            auto okOf = [&](const Val &x) { return x.hGen ? (x.hOk ? *x.hOk : c.bool_val(true)) : c.bool_val(false); };
+            if (a.hGen && y.hGen && (a.hLimb == y.hLimb || a.hLimb == -1 || y.hLimb == -1)) {
+              m.hGen = z3::eq(*a.hGen, *y.hGen) ? *a.hGen : z3::ite(cnd, *a.hGen, *y.hGen);
+              m.hLimb = a.hLimb == -1 ? y.hLimb : a.hLimb;
+            } else if (a.hGen && y.hGen) {
+              merged[v] = Val{};
+              continue;
+            } else {
+              const Val &t = a.hGen ? a : y;
+              m.hGen = *t.hGen;
+              m.hLimb = t.hLimb;
+            }
+            m.hOk = z3::ite(cnd, okOf(a), okOf(y)).simplify();
+            if (a.hZero || y.hZero)
+              m.hZero = z3::ite(cnd, a.hZero ? *a.hZero : c.bool_val(false), y.hZero ? *y.hZero : c.bool_val(false));
+            merged[v] = m;
+            continue;
+          }
           if (!a.ptr && !y.ptr && !a.e && !y.e && (a.macAt || y.macAt)) {
             // Loaded message limbs on one way or both: their provenance under the condition.
             Val m;
@@ -1957,6 +2119,7 @@ class Walker {
       if (d->kind == Stmt::Decl) counter = d->var;
       if (counter >= 0) decl.erase(counter);
     }
+    if (mac && ifma && genVar >= 0 && checking) hinEntry(s);
     if (mac && mayMac(s, inIfma())) {
       out.insert(cursorVar);
       out.insert(unsettledVar);
@@ -2131,6 +2294,15 @@ class Walker {
     auto head = [&](const std::string &tag) {
       for (int v : others) {  // (integers are `vars`, moved pointers `pvars`)
         const Type &t = F.vars[(size_t)v].ty;
+        // mac-order: a value of h that the loop only ever zeroes is, at its head, what it was on
+        // entry or zero.
+        if (mac && genVar >= 0 && entry.count(v) && entry.at(v).hGen && onlyZeroed(s, v)) {
+          Val h = entry.at(v);
+          const z3::expr z = c.bool_const((F.vars[(size_t)v].name + tag + "zero" + std::to_string(fresh++)).c_str());
+          h.hZero = h.hZero ? (*h.hZero || z) : z;
+          env[v] = h;
+          continue;
+        }
         const bool flag = t.kind == Type::Bool || t.kind == Type::Mask;
         env[v] = flag ? intV(trunc(unknown(F.vars[(size_t)v].name + tag), t.kind == Type::Bool ? 1 : t.bits)) : Val{};
       }
@@ -2607,6 +2779,20 @@ void walk(const File &f, const Function &kernel, Obligation &o, const std::funct
 
 }  // namespace
 
+// The keystream pass of either dialect: the text buffers, the first block counter (the counter
+// parameter, or 1 for a one-shot AEAD, which also takes its one-time key from block 0).
+static void keystreamSetup(Walker &w, z3::context &c, const Function &kernel, const std::string &out, const std::string &in, bool fromParam) {
+  w.ks = true;
+  w.outBuf = out;
+  w.inBuf = in;
+  w.oneTimeKey = !fromParam;
+  w.inByte = c.function("in", c.bv_sort(64), c.bv_sort(8));
+  w.ksByte = c.function("ks", c.bv_sort(32), c.bv_sort(64), c.bv_sort(8));
+  if (fromParam && !w.hasParam("counter")) throw Failure{kernel.name + " has no counter parameter", kernel.loc};
+  if (!w.hasParam(out) || !w.hasParam(in)) throw Failure{kernel.name + " has no parameter " + out + " or " + in + " (the kernel ABI)", kernel.loc};
+  w.baseCtr = fromParam ? c.bv_const("counter", 64).extract(31, 0) : c.bv_val(1, 32);
+}
+
 void proveKeystream(const File &f, const Function &kernel, const std::function<Obligation *(SrcLoc, const std::string &)> &add) {
   Contract kc = contractOf(kernel);
   // The kernel ABI (emitted/README.md): the text buffers and the first block counter by role.
@@ -2620,16 +2806,7 @@ void proveKeystream(const File &f, const Function &kernel, const std::function<O
                                       (fromParam ? std::string("counter") : std::string("1")) + " + q / 64 of the kernel's key and nonce" +
                                       (fromParam ? "" : "; the one-time key is block 0 (RFC 8439 2.4, 2.6, 2.8)"));
   if (!o) return;
-  walk(f, kernel, *o, [&](Walker &w, z3::context &c) {
-    w.ks = true;
-    w.outBuf = out;
-    w.inBuf = in;
-    w.oneTimeKey = !fromParam;
-    w.inByte = c.function("in", c.bv_sort(64), c.bv_sort(8));
-    w.ksByte = c.function("ks", c.bv_sort(32), c.bv_sort(64), c.bv_sort(8));
-    if (fromParam && !w.hasParam("counter")) throw Failure{kernel.name + " has no counter parameter", kernel.loc};
-    w.baseCtr = fromParam ? c.bv_const("counter", 64).extract(31, 0) : c.bv_val(1, 32);
-  });
+  walk(f, kernel, *o, [&](Walker &w, z3::context &c) { keystreamSetup(w, c, kernel, out, in, fromParam); });
 }
 
 // Whether the kernel's name ends with `suf` (the kernel ABI by name, emitted/README.md).
@@ -2682,15 +2859,7 @@ void proveKeystreamIfma(const File &f, const Function &kernel, const std::functi
   }
   walk(f, kernel, *o, [&](Walker &w, z3::context &c) {
     w.ifma = true;
-    w.ks = true;
-    w.outBuf = out;
-    w.inBuf = in;
-    w.oneTimeKey = !fromParam;
-    w.inByte = c.function("in", c.bv_sort(64), c.bv_sort(8));
-    w.ksByte = c.function("ks", c.bv_sort(32), c.bv_sort(64), c.bv_sort(8));
-    if (fromParam && !w.hasParam("counter")) throw Failure{kernel.name + " has no counter parameter", kernel.loc};
-    if (!w.hasParam(out) || !w.hasParam(in)) throw Failure{kernel.name + " has no parameter " + out + " or " + in + " (the kernel ABI)", kernel.loc};
-    w.baseCtr = fromParam ? c.bv_const("counter", 64).extract(31, 0) : c.bv_val(1, 32);
+    keystreamSetup(w, c, kernel, out, in, fromParam);
   });
 }
 
@@ -2724,7 +2893,7 @@ void proveMacOrderIfma(const File &f, const Function &kernel, const std::functio
     f2.vars.push_back(v);
     return (int)f2.vars.size() - 1;
   };
-  const int curV = pseudo("cursor", 64), pendV = pseudo("pending", 8), unsetV = pseudo("unsettled", 8);
+  const int curV = pseudo("cursor", 64), pendV = pseudo("pending", 8), unsetV = pseudo("unsettled", 8), genV = pseudo("h generation", 64);
   walk(f2, kernel, *o, [&](Walker &w, z3::context &) {
     w.ifma = true;
     w.mac = true;
@@ -2736,6 +2905,8 @@ void proveMacOrderIfma(const File &f, const Function &kernel, const std::functio
     w.env[curV] = w.intV(w.bv(0));
     w.env[pendV] = w.intV(w.bv(0));
     w.env[unsetV] = w.intV(w.bv(0));
+    w.genVar = genV;
+    w.env[genV] = w.intV(w.bv(0));
     if (!w.hasParam(ct)) throw Failure{kernel.name + " has no parameter " + ct + " (the kernel ABI)", kernel.loc};
     for (int pv : kernel.params) {
       const Var &v = f2.vars[(size_t)pv];

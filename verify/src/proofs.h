@@ -27,6 +27,8 @@ struct RoundLayout {
   int rols = 0, ndr = 0;
   bool x4 = false, x16 = false;
   std::vector<std::string> rows;  // x4: the row variables' names, 4 per state
+  bool pure = false;              // the body only computes (no call, load or store)
+  int64_t trips = -1;             // `for (int i = 0; i < N; ++i)`, i touched by nothing else: N; else -1
 };
 RoundLayout chachaRoundLayout(const File &f, const Function &fn, const Stmt &loop);
 
