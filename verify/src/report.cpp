@@ -65,7 +65,9 @@ std::vector<std::pair<std::string, std::string>> obligationKinds() {
       {"helper", "a Poly1305 helper (carry, lane sum, settle, partial/length/short step) computes its stated "
                  "value mod 2^130-5, with the multiply by its proved contract"},
       {"call-contract", "a helper that takes key powers receives exactly the q/qs/rl/rls p1305_setup returned"},
-      {"chacha-round", "a vector double round equals RFC 8439's quarter rounds on columns and diagonals"},
+      {"chacha-round", "a vector double round equals RFC 8439's quarter rounds on columns and diagonals, and the loop "
+                       "makes 10 double rounds in all (a counted loop carrying its state, or the fused chunk loop's "
+                       "fresh state)"},
       {"chacha-lanes", "a ChaCha20 lane helper (IFMA dialect) computes what its contract's claim says: state set-up, "
                        "counters, feed-forward and transpose, xor (RFC 8439 2.3, 2.4)"},
       {"clamp", "a poly1305.clamp helper: r = le128(key[0..15]) & RFC 8439's clamp mask, s1 = r1 + (r1 >> 2) "
@@ -79,15 +81,16 @@ std::vector<std::pair<std::string, std::string>> obligationKinds() {
       {"mac-order", "the pieces a kernel absorbs (block loops, partial blocks, the lengths block) follow one another "
                     "through its message in order, from its start to its end: pad16(AAD) || pad16(ciphertext) || "
                     "lengths (RFC 8439 2.8), a Poly1305 message (2.5), or a streaming entry's whole blocks; and every "
-                    "block loop ends (a measure from its condition goes down each iteration)"},
+                    "block loop ends (a measure from its condition goes down each iteration); AVX-512 kernels: each "
+                    "absorbing helper, the tag and the state store take the last h's limbs in order"},
       {"lengths-block", "an AEAD's last Poly1305 block before the final reduction is le64(aad_len) || le64(len) "
                         "with the pad bit (RFC 8439 2.8)"},
       {"chacha-block", "a chacha20.block helper: 20 rounds + feed-forward equal RFC 8439 2.3 (XOR in; in place, each input byte read before its output byte is written)"},
       {"kernel-bytes", "every byte a kernel's own body reads or writes, and every buffer it hands to a helper, lies inside "
                        "its buffer (len, aad_len, declared array sizes)"},
       {"keystream", "every byte a kernel stores into its output text is the input byte XOR the RFC 8439 2.4 keystream "
-                    "byte for its offset (block counter and byte), with the kernel's key and nonce; an AEAD's r and s come "
-                    "from block 0 (2.6)"},
+                    "byte for its offset (block counter and byte), with the kernel's key and nonce (AVX-512 kernels: each "
+                    "xor helper call gets block base + q / 64 at text offset q); an AEAD's r and s come from block 0 (2.6)"},
       {"out-coverage", "on every path to a kernel's return, each byte of its output text [0, len) has been written, "
                        "every read of it (a seal's MAC) is of bytes already written, and every read of the input "
                        "text comes before the output's byte there is written (in place)"},
