@@ -753,7 +753,7 @@ class Walker {
              valueIn(*m, q & bv(63)) + ")" + inputsIn(*m, 12, /*atNames=*/true);
       }
       fail(l, "the byte stored into " + outBuf + " at offset q may not be " + inBuf + "[q] XOR byte q % 64 of keystream block " +
-                  (baseCtr->simplify().is_numeral() ? std::to_string(baseCtr->simplify().get_numeral_uint64()) : std::string("counter")) +
+                  ctrName() +
                   " + q / 64 (RFC 8439 2.4: the wrong block counter or keystream byte)" + ex);
     });
   }
@@ -930,10 +930,8 @@ class Walker {
     // iteration; its 20 rounds need the counted form: N times the body's double rounds = 10.)
     const bool counted = lay.trips > 0 && lay.trips * lay.ndr == 10;
     std::vector<int> state;
-    bool rows = false;
     if (lay.x4) {
       // (Rows by name: the function's reference parameters; local rows a<s>..d<s> are not kept.)
-      rows = true;
       for (const std::string &n : lay.rows)
         for (int p : curFn().params)
           if (F.vars[(size_t)p].name == n && F.vars[(size_t)p].isRef) state.push_back(p);
@@ -953,7 +951,7 @@ class Walker {
     }
     std::vector<Val> in;
     for (int v : state) in.push_back(env.count(v) ? env[v] : Val{});
-    std::vector<Val> res = rows ? ksRounds4(in, where) : ksRounds16(in, where);
+    std::vector<Val> res = lay.x4 ? ksRounds4(in, where) : ksRounds16(in, where);
     if (!counted) res.assign(state.size(), lost(where + " is not a counted loop of 10 double rounds in all"));
     for (int v : out) {
       if (decl.count(v) || !env.count(v)) continue;
@@ -1001,8 +999,8 @@ class Walker {
       }
     }
   }
-  // The text buffers of an xor helper call: out and in the kernel's own, at one offset q, a
-  // multiple of 64 (a block boundary).
+  // The text buffers of an xor helper call: out and in the kernel's own (their offsets are the
+  // claim each call defers).
   void ksTextArgs(const Expr &e, const Function &g, const Val &out, const Val &in) {
     if (!out.ptr || out.base != outBuf || !in.ptr || in.base != inBuf)
       fail(e.loc, g.name + " xors from " + (in.ptr ? in.base : "?") + " into " + (out.ptr ? out.base : "?") + ", not from " + inBuf + " into " + outBuf);
@@ -1043,21 +1041,17 @@ class Walker {
     const bool xorClaim = claim == "xor64" || claim == "sliced_xor";
     // Walked: the kernel bodies (ifma.aead) and the lanes helpers that compose (no claim).
     const bool walked = role == "ifma.aead" || (role == "chacha20.lanes" && claim.empty());
+    if (walked) return false;  // (the walk checks its references and stores)
     auto pv = [&](size_t k) -> const Var & { return F.vars[(size_t)g.params[k]]; };
     for (size_t k = 0; k < g.params.size() && k < args.size(); ++k) {
       if (pv(k).isRef && e.args[k] && e.args[k]->kind != Expr::Var)
         fail(e.loc, g.name + " takes a reference (" + pv(k).name + ") into memory: a write the keystream check would not see");
-      if (pv(k).ty.kind == Type::Ptr && !pv(k).ty.pointeeConst && args[k].ptr && args[k].base == outBuf &&
-          !(walked || (xorClaim && k == 0)))
+      if (pv(k).ty.kind == Type::Ptr && !pv(k).ty.pointeeConst && args[k].ptr && args[k].base == outBuf && !(xorClaim && k == 0))
         fail(e.loc, outBuf + " handed to " + g.name + " (" + pv(k).name + "), which is not a ChaCha20 xor helper");
     }
-    if (walked) return false;
     // A helper taken by its claim or role sets only what it says below: every other reference
-    // argument it is handed is unknown after it.
-    for (size_t k = 0; k < g.params.size() && k < e.args.size(); ++k)
-      if (pv(k).isRef && e.args[k] && e.args[k]->kind == Expr::Var)
-        env[e.args[k]->var] = pv(k).ty.kind == Type::Int ? intV(trunc(unknown("out"), pv(k).ty.bits ? pv(k).ty.bits : 64))
-                                                         : lost(g.name + " at line " + std::to_string(e.loc.line) + " sets it");
+    // argument it is handed, and its result, are unknown after it.
+    ret = opaqueCall(e, g, g.name + " at line " + std::to_string(e.loc.line) + " sets it");
     auto refOut = [&](size_t k) -> int {
       if (k >= e.args.size() || !e.args[k] || e.args[k]->kind != Expr::Var) fail(e.loc, g.name + ": an output that is not a variable");
       return e.args[k]->var;
@@ -1188,8 +1182,7 @@ class Walker {
       }
       return true;
     }
-    // Any other helper makes nothing of the text (its reference outputs are unknown, above).
-    ret = g.ret.kind == Type::Int || g.ret.kind == Type::Bool ? intV(trunc(unknown("ret"), g.ret.bits ? g.ret.bits : 64)) : Val{};
+    // Any other helper makes nothing of the text (its outputs are unknown, above).
     return true;
   }
   std::string ctrName() {
@@ -1523,7 +1516,6 @@ class Walker {
     });
   }
 
-  // A helper call: a proved helper by its footprint, a small helper without a contract inlined.
   // ---- h from piece to piece (the IFMA mac-order pass) ----
   // At the kernels' level (a kernel body or an ifma.aead helper), each helper that absorbs into h
   // (ifma.absorb, step_partial, lengths, short_step: h0, h1, h2 in and out; ifma.settle and
@@ -1531,12 +1523,11 @@ class Walker {
   // before the first), in that order, and makes a new h; ifma.lane0 keeps the limb it reads; the
   // tag (poly1305.final, its contract's "acc") and the state store (h0, h1, h2) take the last h's
   // limbs in order (found by the stop-30 review: h0 and h1 swapped at the tag, and the tag made
-  // from the fused loop's hin, proved). What settle adds (hin: the h before the fused loop, or
-  // zero once a lane step has absorbed it) is the fused loop's block-step proof's.
+  // from the fused loop's hin, proved); a settle, at any level, is handed the loop's hin (below).
   int genVar = -1;      // the pseudo-variable holding the current h's generation
   unsigned genSeq = 0;  // generations made so far
-  // Limb k of the current h (where `known`, only where the walk knows what v is).
-  // An hin that an 8-lane loop may have absorbed (zeroed) counts, where `known`, as absorbed.
+  // Limb k of the current h (where `known`: only where the walk knows what v is, and an hin that
+  // an 8-lane loop may have absorbed, zeroed, counts as absorbed).
   z3::expr hIs(const Val &v, int k, bool known = false) {
     if (!v.hGen) return c.bool_val(known);
     const z3::expr ok = v.hOk ? *v.hOk : c.bool_val(true);
@@ -1591,7 +1582,6 @@ class Walker {
   }
   static bool hOut(const std::string &role) { return hIn(role) || role == "ifma.settle" || role == "ifma.state_load"; }
   void hCheck(const Expr &e, const Function &g, const std::string &role, const std::vector<Val> &args) {
-    // (at any level: a settle inside p1305_absorb too)
     auto want = [&](const std::vector<size_t> &at, const std::string &what) {
       z3::expr all = c.bool_val(at.size() == 3);
       for (size_t k = 0; k < at.size(); ++k) all = all && (at[k] < args.size() ? hIs(args[at[k]], (int)k) : c.bool_val(false));
@@ -1609,8 +1599,8 @@ class Walker {
       z3::expr all = c.bool_val(true);
       for (int k = 0; k < 3; ++k) {
         const size_t a = 6 + (size_t)k;
-        const bool named = a < e.args.size() && e.args[a] && e.args[a]->kind == Expr::Var && F.vars[(size_t)e.args[a]->var].name == "hin" + std::to_string(k);
-        if (!named) fail(e.loc, g.name + " is not handed the 8-lane loop's carried-in h, hin0, hin1, hin2 in that order, as parameters 7..9");
+        const bool isHin = a < e.args.size() && e.args[a] && e.args[a]->kind == Expr::Var && F.vars[(size_t)e.args[a]->var].name == "hin" + std::to_string(k);
+        if (!isHin) fail(e.loc, g.name + " is not handed the 8-lane loop's carried-in h, hin0, hin1, hin2 in that order, as parameters 7..9");
         all = all && hIs(args[a], k, /*known=*/true);
       }
       macClaim(all, e.loc, g.name + " is handed hin limbs that are not limbs 0, 1, 2 of the h the last absorbing helper made, where no loop step has absorbed them", {});
@@ -1639,34 +1629,38 @@ class Walker {
     }
   }
 
+  // A helper not walked: every reference argument it is handed and its result are unknown after
+  // it (a vector lost, with `why` for the keystream pass's messages).
+  Val opaqueCall(const Expr &e, const Function &g, const std::string &why) {
+    for (size_t k = 0; k < g.params.size() && k < e.args.size(); ++k) {
+      const Var &pv = F.vars[(size_t)g.params[k]];
+      if (pv.isRef && e.args[k] && e.args[k]->kind == Expr::Var)
+        env[e.args[k]->var] = pv.ty.kind == Type::Int ? intV(trunc(unknown("out"), pv.ty.bits ? pv.ty.bits : 64)) : lost(why);
+    }
+    if (g.ret.kind == Type::Int || g.ret.kind == Type::Bool) return intV(trunc(unknown("ret"), g.ret.bits ? g.ret.bits : 64));
+    return Val{};
+  }
+
+  // A helper call: in the mac-order pass h's flow around it (above), then the call itself.
   Val call(const Expr &e) {
     const Function &g = F.funcs[(size_t)e.fn];
-    if (mac && ifma && genVar >= 0 && !hTop() && roleOf(g) == "ifma.settle") {
-      std::vector<Val> args;
-      for (const auto &a : e.args) args.push_back(a ? eval(*a) : Val{});
-      hCheck(e, g, "ifma.settle", args);
-    }
-    if (!hTop()) return callInner(e, g);
-    const std::string role = roleOf(g);
-    if (role == "ifma.lane0") {
-      Val a = e.args.empty() || !e.args[0] ? Val{} : eval(*e.args[0]);
-      Val r = intV(unknown("lane0"));
-      r.hGen = a.hGen;
-      r.hLimb = a.hLimb;
-      return r;
-    }
-    if (hIn(role) || role == "ifma.settle" || role == "poly1305.final" || role == "ifma.state_store") {
-      std::vector<Val> args;
-      for (const auto &a : e.args) args.push_back(a ? eval(*a) : Val{});
-      hCheck(e, g, role, args);
-    }
-    Val r = callInner(e, g);
-    hSet(e, g, role);
-    return r;
-  }
-  Val callInner(const Expr &e, const Function &g) {
     std::vector<Val> args;
     for (const auto &a : e.args) args.push_back(a ? eval(*a) : Val{});
+    if (!mac || !ifma || genVar < 0) return callWith(e, g, args);
+    const std::string role = roleOf(g);
+    const bool top = hTop();
+    if (top && role == "ifma.lane0") {
+      Val r = intV(unknown("lane0"));
+      if (!args.empty()) r.hGen = args[0].hGen, r.hLimb = args[0].hLimb;
+      return r;
+    }
+    if (role == "ifma.settle" || (top && (hIn(role) || role == "poly1305.final" || role == "ifma.state_store"))) hCheck(e, g, role, args);
+    Val r = callWith(e, g, args);
+    if (top) hSet(e, g, role);
+    return r;
+  }
+  // A proved helper by its footprint, a small helper without a contract inlined.
+  Val callWith(const Expr &e, const Function &g, const std::vector<Val> &args) {
     Contract gc = contractOf(g);
     if (mac && macCall(e, g, args)) return Val{};
     if (ks && ifma) {
@@ -1676,13 +1670,7 @@ class Walker {
     if (ifma && !ks && (mac ? !mayMacCall(e.fn) : !touchesMemory(e.fn))) {
       // A helper with nothing for this pass (no memory access for kernel-bytes; no MAC piece for
       // mac-order): not walked, its results unknown (vectors have no meaning in either pass).
-      for (size_t k = 0; k < g.params.size() && k < e.args.size(); ++k) {
-        const Var &pv = F.vars[(size_t)g.params[k]];
-        if (pv.isRef && e.args[k] && e.args[k]->kind == Expr::Var)
-          env[e.args[k]->var] = pv.ty.kind == Type::Int ? intV(trunc(unknown("out"), pv.ty.bits ? pv.ty.bits : 64)) : Val{};
-      }
-      if (g.ret.kind == Type::Int || g.ret.kind == Type::Bool) return intV(trunc(unknown("ret"), g.ret.bits ? g.ret.bits : 64));
-      return Val{};
+      return opaqueCall(e, g, "");
     }
     if (!gc.present || ifma) {
       if (++inlineDepth > 8) fail(e.loc, "helpers nested too deep");

@@ -532,7 +532,7 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
       // `for (int i = 0; i < N; ++i)` (i touched by nothing else) with N times the body's double
       // rounds = 10; a fresh one only in a loop that also calls and stores (the fused chunk loop,
       // whose every iteration makes whole blocks from its declarations) with a body of 10.
-      const int64_t trips = constantTrips(*lp);
+      const int64_t trips = lay.trips;
       std::string bad;
       if (!restarts.empty() && !carriedWord.empty())
         bad = "state word " + restarts + " is set in the loop's body before it is read and " + carriedWord +
