@@ -6,6 +6,7 @@
 // emitted file:line:col. Nothing here knows about Poly1305 or ChaCha20.
 #pragma once
 
+#include <any>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -160,12 +161,26 @@ struct File {
   std::vector<Var> vars;
   std::vector<Function> funcs;
   std::vector<int> globals;
+  // Proofs of a helper that read the helper alone (chacha-block, chacha-lanes, the RVV MAC
+  // segments), made for the first kernel that reaches it and reused for the others, keyed by
+  // "kind#index into funcs". They live and die with this File: no proof crosses to another file
+  // or test (a process-wide cache keyed by addresses could, when a later File reused them).
+  mutable std::map<std::string, std::any> helperProofs;
   int findFunc(const std::string &n) const {
     for (size_t i = 0; i < funcs.size(); ++i)
       if (funcs[i].name == n) return (int)i;
     return -1;
   }
 };
+
+// The key of a helper's proof in File::helperProofs: its kind and the helper's index in funcs
+// (two helpers of one name, overloads, keep apart).
+inline std::string helperKey(const File &f, const Function &fn, const std::string &kind) {
+  for (size_t i = 0; i < f.funcs.size(); ++i)
+    if (&f.funcs[i] == &fn) return kind + "#" + std::to_string(i);
+  // (A function from a copy of the File: by where it is written.)
+  return kind + "@" + fn.name + ":" + std::to_string(fn.loc.line) + ":" + std::to_string(fn.loc.col);
+}
 
 // Lowering failures are reported with a location and end the run with exit status 2.
 struct FrontendError {

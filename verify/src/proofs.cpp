@@ -778,25 +778,26 @@ static void proveChachaBlockOnce(const File &f, const Function &fn, const Contra
 // body is the same for all of them, so it is evaluated and proved once per file and run, and the
 // later kernels' obligations carry that result (a failure fails every kernel that reaches it).
 void proveChachaBlock(const File &f, const Function &fn, const Contract &ct, const BoundsOptions &opt, KernelResult &kr) {
-  static std::map<std::pair<const File *, const Function *>, Obligation> done;
-  auto key = std::make_pair(&f, &fn);
-  if (auto it = done.find(key); it != done.end()) {
+  const std::string key = helperKey(f, fn, "chacha-block");
+  if (auto it = f.helperProofs.find(key); it != f.helperProofs.end()) {
+    const Obligation &done = std::any_cast<const Obligation &>(it->second);
     Obligation &o = addObl(kr, f, "chacha-block", fn.loc, "", fn.name);
     if (!selected(opt, o)) {
       o.skipped = true;
       return;
     }
-    o.what = it->second.what;
-    o.res = it->second.res;
-    o.cex = it->second.cex;
-    o.note = it->second.note.empty() ? "" : it->second.note + " (proved once for " + it->second.context + ")";
+    o.what = done.what;
+    o.res = done.res;
+    o.cex = done.cex;
+    o.note = done.note.empty() ? "" : done.note + " (proved once for " + done.context + ")";
     return;
   }
   size_t before = kr.obligations.size();
   proveChachaBlockOnce(f, fn, ct, opt, kr);
   if (kr.obligations.size() > before && !kr.obligations[before].skipped) {
-    done[key] = kr.obligations[before];
-    done[key].context = kr.kernel;
+    Obligation done = kr.obligations[before];
+    done.context = kr.kernel;
+    f.helperProofs[key] = done;
   }
 }
 
@@ -1594,25 +1595,26 @@ static void proveChachaLanesOnce(const File &f, const Function &fn, const std::s
 // Each kernel reaching a claimed lane helper lists its chacha-lanes obligation; proved once per
 // file and run (as chacha-block).
 static void proveChachaLanes(const File &f, const Function &fn, const std::string &claim, const BoundsOptions &opt, KernelResult &kr) {
-  static std::map<std::pair<const File *, const Function *>, Obligation> done;
   Obligation &o = addObl(kr, f, "chacha-lanes", fn.loc, "", fn.name);
   if (!selected(opt, o)) {
     o.skipped = true;
     return;
   }
-  auto key = std::make_pair(&f, &fn);
-  if (auto it = done.find(key); it != done.end()) {
-    o.what = it->second.what;
-    o.res = it->second.res;
-    o.cex = it->second.cex;
-    o.note = it->second.note.empty() ? "" : it->second.note + " (proved once for " + it->second.context + ")";
+  const std::string key = helperKey(f, fn, "chacha-lanes");
+  if (auto it = f.helperProofs.find(key); it != f.helperProofs.end()) {
+    const Obligation &done = std::any_cast<const Obligation &>(it->second);
+    o.what = done.what;
+    o.res = done.res;
+    o.cex = done.cex;
+    o.note = done.note.empty() ? "" : done.note + " (proved once for " + done.context + ")";
     return;
   }
   auto t0 = Clock::now();
   proveChachaLanesOnce(f, fn, claim, o);
   o.ms = msSince(t0);
-  done[key] = o;
-  done[key].context = kr.kernel;
+  Obligation done = o;
+  done.context = kr.kernel;
+  f.helperProofs[key] = done;
 }
 
 // A chacha20.lanes helper without a claim composes: it calls helpers, copies vectors and runs

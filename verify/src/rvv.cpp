@@ -1549,11 +1549,13 @@ namespace {
 // The stitched helper's Poly1305 loops absorb, in order, consecutive runs of blocks that together
 // are exactly its nmac blocks at mac (for nmac <= 128, every path). Proved once per helper.
 bool proveMacSegments(const File &f, const Function &g, std::string &cex, std::string &note) {
-  static std::map<const Function *, std::pair<bool, std::pair<std::string, std::string>>> done;
-  if (auto it = done.find(&g); it != done.end()) {
-    cex = it->second.second.first;
-    note = it->second.second.second;
-    return it->second.first;
+  using Done = std::pair<bool, std::pair<std::string, std::string>>;
+  const std::string key = helperKey(f, g, "mac-segments");
+  if (auto it = f.helperProofs.find(key); it != f.helperProofs.end()) {
+    const Done &done = std::any_cast<const Done &>(it->second);
+    cex = done.second.first;
+    note = done.second.second;
+    return done.first;
   }
   size_t mp = g.contract.find("\"mac\":{");
   std::string sub = mp == std::string::npos ? "" : g.contract.substr(mp + 6);
@@ -1620,7 +1622,7 @@ bool proveMacSegments(const File &f, const Function &g, std::string &cex, std::s
   if (ok)
     note = g.name + "'s " + std::to_string(segs) + " Poly1305 loops absorb consecutive runs that are exactly its " + nP +
            " blocks at " + macP + " (" + nP + " <= 128, " + std::to_string(paths) + " paths)";
-  done[&g] = {ok, {cex, note}};
+  f.helperProofs[key] = Done{ok, {cex, note}};
   return ok;
 }
 
