@@ -3,9 +3,11 @@
 # each on its own. KERNEL is an emitted mul64 kernel whose chacha20.block helper proves; its twin
 # here has one rotation of that helper changed (16 -> 15). A helper proof is reused only for the
 # later kernels of its own file (File::helperProofs): run in either order with the good file,
-# every kernel of the twin fails chacha-block and every kernel of the good file proves it. (The
-# caches were process-wide and keyed by addresses, which a later file can reuse.) ENTRY is the
-# exported function whose obligations are listed (--kernel), to keep the test short.
+# every kernel of the twin fails chacha-block and every kernel of the good file proves it. A
+# guard, not a reproduction: the caches were process-wide and keyed by the File's and the
+# helper's addresses, and whether a later file's helper reused an earlier one's address was up
+# to the allocator (here it did not). ENTRY is the exported function whose obligations are
+# listed (--kernel), to keep the test short.
 set -u
 verifier=$1; kernel=$2; entry=$3; shift 3
 [[ ${1:-} == -- ]] && shift

@@ -174,12 +174,12 @@ struct File {
 };
 
 // The key of a helper's proof in File::helperProofs: its kind and the helper's index in funcs
-// (two helpers of one name, overloads, keep apart).
+// (two helpers of one name, overloads, keep apart); "" for a function that is not one of f's
+// (from a copy of the File), whose proof is then made and not kept.
 inline std::string helperKey(const File &f, const Function &fn, const std::string &kind) {
   for (size_t i = 0; i < f.funcs.size(); ++i)
     if (&f.funcs[i] == &fn) return kind + "#" + std::to_string(i);
-  // (A function from a copy of the File: by where it is written.)
-  return kind + "@" + fn.name + ":" + std::to_string(fn.loc.line) + ":" + std::to_string(fn.loc.col);
+  return "";
 }
 
 // Lowering failures are reported with a location and end the run with exit status 2.

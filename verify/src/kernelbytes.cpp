@@ -577,7 +577,7 @@ class Walker {
     // of the open kernel, which proved alone in 8 s.
     // The mul64 dialect's other claims (uninterpreted in/ks bytes beside the bit-vectors): the
     // same preprocessing, then Z3's qfufbv (on the avx2 file's slowest keystream queries, 5.3 s
-    // against the default solver's 8.7 s; kernel-bytes and out-coverage about level).
+    // against the default solver's 8.7 s; its kernel-bytes queries about level).
     const z3::tactic ufbv = z3::tactic(c, "simplify") & z3::tactic(c, "propagate-values") & z3::tactic(c, "solve-eqs") &
                             z3::tactic(c, "simplify") & z3::tactic(c, "qfufbv");
     z3::solver s = covQuery ? (ifma ? z3::try_for(blast, 8000) | z3::tactic(c, "qfbv") : z3::tactic(c, "qfbv")).mk_solver()

@@ -794,7 +794,7 @@ void proveChachaBlock(const File &f, const Function &fn, const Contract &ct, con
   }
   size_t before = kr.obligations.size();
   proveChachaBlockOnce(f, fn, ct, opt, kr);
-  if (kr.obligations.size() > before && !kr.obligations[before].skipped) {
+  if (!key.empty() && kr.obligations.size() > before && !kr.obligations[before].skipped) {
     Obligation done = kr.obligations[before];
     done.context = kr.kernel;
     f.helperProofs[key] = done;
@@ -1612,6 +1612,7 @@ static void proveChachaLanes(const File &f, const Function &fn, const std::strin
   auto t0 = Clock::now();
   proveChachaLanesOnce(f, fn, claim, o);
   o.ms = msSince(t0);
+  if (key.empty()) return;
   Obligation done = o;
   done.context = kr.kernel;
   f.helperProofs[key] = done;

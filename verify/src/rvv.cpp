@@ -1622,7 +1622,7 @@ bool proveMacSegments(const File &f, const Function &g, std::string &cex, std::s
   if (ok)
     note = g.name + "'s " + std::to_string(segs) + " Poly1305 loops absorb consecutive runs that are exactly its " + nP +
            " blocks at " + macP + " (" + nP + " <= 128, " + std::to_string(paths) + " paths)";
-  f.helperProofs[key] = Done{ok, {cex, note}};
+  if (!key.empty()) f.helperProofs[key] = Done{ok, {cex, note}};
   return ok;
 }
 
