@@ -21,13 +21,13 @@ sed -E '0,/\(x0_12 << 16\) \| \(x0_12 >> 16\)/s//(x0_12 << 15) | (x0_12 >> 17)/'
 cmp -s "$kernel" "$W/bad/$(basename "$kernel")" && fail "the twin is the same file (no 16-bit rotation of x0_12 found)"
 good=$kernel bad=$W/bad/$(basename "$kernel")
 
-for order in "$good $bad" "$bad $good"; do
-  read -r a b <<<"$order"
+for lead in good bad; do
+  if [[ $lead == good ]]; then a=$good b=$bad; else a=$bad b=$good; fi
   out=$(timeout 300 "$verifier" --obligation chacha-block --kernel "$entry" "$a" "$b" -- "${flags[@]}" 2>&1)
   rc=$?
   [[ $rc -eq 1 ]] || fail "exit status $rc over $a $b, want 1: $out"
   # The report lists each file's kernels in order; count chacha-block rows per result and file.
-  rows=$(awk -v bad="$bad" '
+  rows=$(awk '
     /^Files:|^files:/ { next }
     / chacha-block / { n++; res = ($0 ~ / FAILED /) ? "FAILED" : ($0 ~ / OK /) ? "OK" : "?"; print res }' <<<"$out")
   okc=$(grep -c '^OK$' <<<"$rows"); badc=$(grep -c '^FAILED$' <<<"$rows")
