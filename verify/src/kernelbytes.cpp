@@ -568,21 +568,21 @@ class Walker {
     // out-coverage's claims (a `written`/`mayW` disjunction over a free offset): Z3's qfbv
     // strategy; in the IFMA dialect, whose queries are fastest under one strategy or the other
     // (2 s against 12 s either way round), the bit-blast pipeline for up to 8 s first.
-    const z3::tactic blast = z3::tactic(c, "simplify") & z3::tactic(c, "propagate-values") & z3::tactic(c, "solve-eqs") &
-                             z3::tactic(c, "simplify") & z3::tactic(c, "bit-blast") & z3::tactic(c, "sat");
+    // The mul64 dialect's other claims (uninterpreted in/ks bytes beside the bit-vectors): the
+    // same preprocessing, then Z3's qfufbv (on the avx2 file's slowest keystream queries, 5.3 s
+    // against the default solver's 8.7 s; its kernel-bytes queries about level).
     // The limits are wall-clock time, so they are generous: these queries take up to ~3 s on an
     // idle core, and one that times out drops a fact (a loop's candidate range, a branch's
     // feasibility), which fails a kernel that proves. On a loaded machine (a CI build beside the
     // proof gates) 4 s for the pipeline and 10 s a query were too short: an out-coverage failure
     // of the open kernel, which proved alone in 8 s.
-    // The mul64 dialect's other claims (uninterpreted in/ks bytes beside the bit-vectors): the
-    // same preprocessing, then Z3's qfufbv (on the avx2 file's slowest keystream queries, 5.3 s
-    // against the default solver's 8.7 s; its kernel-bytes queries about level).
-    const z3::tactic ufbv = z3::tactic(c, "simplify") & z3::tactic(c, "propagate-values") & z3::tactic(c, "solve-eqs") &
-                            z3::tactic(c, "simplify") & z3::tactic(c, "qfufbv");
-    z3::solver s = covQuery ? (ifma ? z3::try_for(blast, 8000) | z3::tactic(c, "qfbv") : z3::tactic(c, "qfbv")).mk_solver()
-                   : ifma   ? blast.mk_solver()
-                            : ufbv.mk_solver();
+    auto pre = [&] {
+      return z3::tactic(c, "simplify") & z3::tactic(c, "propagate-values") & z3::tactic(c, "solve-eqs") & z3::tactic(c, "simplify");
+    };
+    auto blast = [&] { return pre() & z3::tactic(c, "bit-blast") & z3::tactic(c, "sat"); };
+    z3::solver s = covQuery ? (ifma ? z3::try_for(blast(), 8000) | z3::tactic(c, "qfbv") : z3::tactic(c, "qfbv")).mk_solver()
+                   : ifma   ? blast().mk_solver()
+                            : (pre() & z3::tactic(c, "qfufbv")).mk_solver();
     z3::params p(c);
     p.set("timeout", 60000u);
     s.set(p);
@@ -1405,7 +1405,7 @@ class Walker {
         if (ifma) {
           Val r = intrinsic(e, av);
           if (ks && !r.e && !r.ptr) r = ksIntrinsic(e, av);
-          if (mac && genVar >= 0 && (e.name == "_mm512_setzero_si512" || e.name == "_mm256_setzero_si256")) {
+          if (mac && genVar >= 0 && isZeroVector(e.name)) {
             r.hGen = bv(0);  // the zero h (and any other zero vector)
             r.hLimb = -1;
           }
@@ -1543,6 +1543,7 @@ class Walker {
     if (v.hZero) is = known ? (*v.hZero || is) : z3::ite(*v.hZero, cur == bv(0), is);
     return known ? z3::implies(ok, is) : ok && is;
   }
+  static bool isZeroVector(const std::string &intrin) { return intrin == "_mm512_setzero_si512" || intrin == "_mm256_setzero_si256"; }
   // Whether every assignment of variable v in s sets it to a zero vector (an 8-lane loop's
   // `hin0 = _mm512_setzero_si512();` once its first lane step has added it in).
   bool onlyZeroed(const Stmt &s, int v) {
@@ -1550,7 +1551,7 @@ class Walker {
     forEachExprIn(s, [&](const Expr &x) {
       if ((x.kind == Expr::Assign || x.kind == Expr::IncDec) && !x.args.empty() && x.args[0] && x.args[0]->kind == Expr::Var && x.args[0]->var == v) {
         const bool zero = x.kind == Expr::Assign && x.name.empty() && x.args.size() == 2 && x.args[1] && x.args[1]->kind == Expr::Intrin &&
-                          (x.args[1]->name == "_mm512_setzero_si512" || x.args[1]->name == "_mm256_setzero_si256");
+                          isZeroVector(x.args[1]->name);
         only = only && zero;
       }
       if (x.kind == Expr::Call && x.fn >= 0) {

@@ -774,31 +774,42 @@ static void proveChachaBlockVec(z3::context &c, SymEval &ev, const Function &fn,
 // counter, counter + 1, ...: 10 double rounds, the feed-forward, little-endian serialisation.
 static void proveChachaBlockOnce(const File &f, const Function &fn, const Contract &ct, const BoundsOptions &opt, KernelResult &kr);
 
+// A helper's proof kept in its File for the later kernels that reach it (File::helperProofs):
+// the one kept under `key`, or nullptr; keep one (made for `kernel`; an empty key keeps nothing);
+// and fill a later kernel's obligation from it.
+static const Obligation *keptProof(const File &f, const std::string &key) {
+  auto it = f.helperProofs.find(key);
+  return key.empty() || it == f.helperProofs.end() ? nullptr : &std::any_cast<const Obligation &>(it->second);
+}
+static void keepProof(const File &f, const std::string &key, Obligation o, const std::string &kernel) {
+  if (key.empty()) return;
+  o.context = kernel;
+  f.helperProofs[key] = std::move(o);
+}
+static void reuseProof(Obligation &o, const Obligation &done) {
+  o.what = done.what;
+  o.res = done.res;
+  o.cex = done.cex;
+  o.note = done.note.empty() ? "" : done.note + " (proved once for " + done.context + ")";
+}
+
 // Each kernel that reaches a keystream helper lists its chacha-block obligation; the helper's
 // body is the same for all of them, so it is evaluated and proved once per file and run, and the
 // later kernels' obligations carry that result (a failure fails every kernel that reaches it).
 void proveChachaBlock(const File &f, const Function &fn, const Contract &ct, const BoundsOptions &opt, KernelResult &kr) {
   const std::string key = helperKey(f, fn, "chacha-block");
-  if (auto it = f.helperProofs.find(key); it != f.helperProofs.end()) {
-    const Obligation &done = std::any_cast<const Obligation &>(it->second);
+  if (const Obligation *done = keptProof(f, key)) {
     Obligation &o = addObl(kr, f, "chacha-block", fn.loc, "", fn.name);
     if (!selected(opt, o)) {
       o.skipped = true;
       return;
     }
-    o.what = done.what;
-    o.res = done.res;
-    o.cex = done.cex;
-    o.note = done.note.empty() ? "" : done.note + " (proved once for " + done.context + ")";
+    reuseProof(o, *done);
     return;
   }
   size_t before = kr.obligations.size();
   proveChachaBlockOnce(f, fn, ct, opt, kr);
-  if (!key.empty() && kr.obligations.size() > before && !kr.obligations[before].skipped) {
-    Obligation done = kr.obligations[before];
-    done.context = kr.kernel;
-    f.helperProofs[key] = done;
-  }
+  if (kr.obligations.size() > before && !kr.obligations[before].skipped) keepProof(f, key, kr.obligations[before], kr.kernel);
 }
 
 static void proveChachaBlockOnce(const File &f, const Function &fn, const Contract &ct, const BoundsOptions &opt, KernelResult &kr) {
@@ -1601,21 +1612,14 @@ static void proveChachaLanes(const File &f, const Function &fn, const std::strin
     return;
   }
   const std::string key = helperKey(f, fn, "chacha-lanes");
-  if (auto it = f.helperProofs.find(key); it != f.helperProofs.end()) {
-    const Obligation &done = std::any_cast<const Obligation &>(it->second);
-    o.what = done.what;
-    o.res = done.res;
-    o.cex = done.cex;
-    o.note = done.note.empty() ? "" : done.note + " (proved once for " + done.context + ")";
+  if (const Obligation *done = keptProof(f, key)) {
+    reuseProof(o, *done);
     return;
   }
   auto t0 = Clock::now();
   proveChachaLanesOnce(f, fn, claim, o);
   o.ms = msSince(t0);
-  if (key.empty()) return;
-  Obligation done = o;
-  done.context = kr.kernel;
-  f.helperProofs[key] = done;
+  keepProof(f, key, o, kr.kernel);
 }
 
 // A chacha20.lanes helper without a claim composes: it calls helpers, copies vectors and runs
