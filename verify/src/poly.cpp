@@ -12,6 +12,7 @@
 #include <random>
 #include <set>
 
+#include "interp.h"
 #include "intrinsics.h"
 
 namespace cv {
@@ -33,7 +34,7 @@ struct PV {
   unsigned elemBits = 8;
 };
 
-struct Eval {
+struct Eval : Interp<Eval, PV> {
   const File &F;
   z3::context &c;
   const PolySeedFn &seedFn;
@@ -45,7 +46,6 @@ struct Eval {
   std::map<std::string, std::string> pretty;  // seeded atom -> the variable it was first read as
   std::map<std::pair<unsigned, unsigned>, z3::expr> quot;   // (x id, k) -> floor(x / 2^k)
   std::map<std::pair<unsigned, unsigned>, z3::expr> hi52;   // (a id, b id) -> floor(a*b / 2^52)
-  std::map<std::pair<int, int>, PV> slots;
   std::set<std::string> memDerived;  // atoms whose value depends on message memory
   std::string firstLoadBase;
   bool haveLoad = false;
@@ -95,16 +95,6 @@ struct Eval {
     accDirty = false;
     stepMul = false;
   }
-  struct Frame {
-    int ctx;
-    const Function *fn;
-    std::map<int, std::pair<int, int>> refs;
-    bool returned = false;
-    PV ret;
-  };
-  std::vector<Frame> frames;
-  std::map<std::pair<int, const void *>, int> ctxIds;
-  int nextCtx = 2;
   // Compositional mode (the helper proofs): a call of p1305_mul is not inlined but replaced by
   // its proved contract (proveMulHelper): the call site must pass bs_j = 20*b_j exactly, and the
   // outputs are fresh per lane: h0 = H - 2^44 h1 - 2^88 h2 with H, h1, h2 atoms and the
@@ -175,15 +165,6 @@ struct Eval {
     return n;
   }
 
-  std::pair<int, int> key(int var) {
-    const Var &v = F.vars[(size_t)var];
-    if (v.isGlobal) return {0, var};
-    Frame &fr = frames.back();
-    auto it = fr.refs.find(var);
-    if (it != fr.refs.end()) return it->second;
-    return {fr.ctx, var};
-  }
-
   PV seedOf(int var) {
     const Var &v = F.vars[(size_t)var];
     PolySeed s;
@@ -233,50 +214,16 @@ struct Eval {
     slots.emplace(k, v);
   }
 
-  // ---- statements ----
-  void exec(const Stmt &s) {
-    if (frames.back().returned) return;
-    switch (s.kind) {
-      case Stmt::Null: return;
-      case Stmt::Block:
-        for (const auto &x : s.body) exec(*x);
-        return;
-      case Stmt::Decl: {
-        const Var &v = F.vars[(size_t)s.var];
-        if (v.ty.kind == Type::Array) {
-          assign(s.var, opaqueOf(v.ty, v.name));
-          return;
-        }
-        assign(s.var, s.e ? convert(eval(*s.e), v.ty) : opaqueOf(v.ty, v.name));
-        return;
-      }
-      case Stmt::ExprS: eval(*s.e); return;
-      case Stmt::If: {
-        int d = decide(eval(*s.e), s.loc);
-        if (d) exec(*s.then);
-        else if (s.els) exec(*s.els);
-        return;
-      }
-      case Stmt::While:
-      case Stmt::For:
-      case Stmt::DoWhile: {
-        if (s.kind == Stmt::For && s.init) exec(*s.init);
-        bool first = true;
-        for (int n = 0; n < 4096; ++n) {
-          if (!(s.kind == Stmt::DoWhile && first) && s.e && !decide(eval(*s.e), s.loc)) return;
-          first = false;
-          exec(*s.then);
-          if (s.kind == Stmt::For && s.inc) eval(*s.inc);
-        }
-        fail(s.loc, "inner loop does not end within 4096 iterations");
-      }
-      case Stmt::Return:
-        if (s.e) frames.back().ret = convert(eval(*s.e), frames.back().fn->ret);
-        frames.back().returned = true;
-        return;
-      case Stmt::Break:
-      case Stmt::Continue: fail(s.loc, "break/continue in a block step");
+  // ---- statements (interp.h), with this evaluator's hooks ----
+  int loopLimit() const { return 4096; }
+  std::string loopLimitMessage() const { return "inner loop does not end within 4096 iterations"; }
+  void declare(const Stmt &s) {
+    const Var &v = F.vars[(size_t)s.var];
+    if (v.ty.kind == Type::Array) {
+      assign(s.var, opaqueOf(v.ty, v.name));
+      return;
     }
+    assign(s.var, s.e ? convert(eval(*s.e), v.ty) : opaqueOf(v.ty, v.name));
   }
 
   int decide(const PV &v, SrcLoc l) {
@@ -286,6 +233,7 @@ struct Eval {
     return e.get_decimal_string(0) != "0";
   }
 
+  PV convert(const PV &v, const Type &t, SrcLoc) { return convert(v, t); }
   PV convert(const PV &v, const Type &t) {
     if (t.kind == Type::Int || t.kind == Type::Mask || t.kind == Type::Bool) {
       unsigned w = t.kind == Type::Bool ? 1 : t.bits;
@@ -468,39 +416,12 @@ struct Eval {
   PV call(const Expr &e) {
     if (e.fn < 0) return opaqueOf(e.ty, "call");
     const Function &fn = F.funcs[(size_t)e.fn];
-    for (const auto &f : frames)
-      if (f.fn == &fn) fail(e.loc, "recursive call of '" + fn.name + "' is outside the emitted dialect");
+    checkNotRecursive(e, fn);
     bool hasRef = false;
     for (int p : fn.params) hasRef = hasRef || F.vars[(size_t)p].isRef;
     if (!hasRef && fn.ret.kind == Type::Void) return opaqueOf(fn.ret, fn.name);  // keystream helpers: only memory effects
     if (abstractMul && roleOf(fn) == "ifma.mul") return mulContract(e, fn);
-    auto ck = std::make_pair(frames.back().ctx, (const void *)&e);
-    auto it = ctxIds.find(ck);
-    int ctx = it == ctxIds.end() ? (ctxIds[ck] = nextCtx++) : it->second;
-    Frame fr{ctx, &fn, {}, false, PV{}};
-    std::vector<std::pair<int, PV>> vals;
-    for (size_t i = 0; i < fn.params.size() && i < e.args.size(); ++i) {
-      int pv = fn.params[i];
-      const Var &v = F.vars[(size_t)pv];
-      if (v.isRef) {
-        const Expr *a = e.args[i].get();
-        while (a->kind == Expr::Cast) a = a->args[0].get();
-        if (a->kind != Expr::Var) fail(a->loc, "reference argument must be a variable");
-        fr.refs[pv] = key(a->var);
-        slot(a->var);
-      } else {
-        vals.push_back({pv, convert(eval(*e.args[i]), v.ty)});
-      }
-    }
-    for (auto &[pv, val] : vals) {
-      slots.erase({ctx, pv});
-      slots.emplace(std::make_pair(ctx, pv), val);
-    }
-    frames.push_back(fr);
-    exec(*fn.body);
-    Frame done = frames.back();
-    frames.pop_back();
-    return done.ret;
+    return runFrame(bindCall(e, fn));
   }
 
   // p1305_mul(h0&, h1&, h2&, a0, a1, a2, b0, b1, b2, bs1, bs2) by its contract (see abstractMul).

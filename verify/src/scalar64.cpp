@@ -12,9 +12,9 @@
 #include <memory>
 #include <set>
 #include <tuple>
-#include <tuple>
 
 #include "contracts.h"
+#include "interp.h"
 #include "rvv.h"
 
 namespace cv {
@@ -67,7 +67,7 @@ struct V {
   std::shared_ptr<z3::expr> partOff;
 };
 
-struct Eval {
+struct Eval : Interp<Eval, V> {
   const File &F;
   z3::context &c;
   z3::params som;
@@ -84,7 +84,6 @@ struct Eval {
   };
   std::map<std::string, AndAtom> andAtoms;
   std::map<std::pair<unsigned, std::string>, std::string> andName;  // (x id, mask) -> atom
-  std::map<std::pair<int, int>, V> slots;
   std::map<std::string, V> mem;  // external memory written: "region|off|bits" -> value
   std::map<std::string, std::string> memAtomAt;  // "region|off" -> byte atom name
   struct Read {
@@ -93,16 +92,6 @@ struct Eval {
     z3::expr val;
   };
   std::vector<Read> *reads = nullptr;  // recording (block loops)
-  struct Frame {
-    int ctx;
-    const Function *fn;
-    std::map<int, std::pair<int, int>> refs;
-    bool returned = false;
-    V ret;
-  };
-  std::vector<Frame> frames;
-  std::map<std::pair<int, const void *>, int> ctxIds;
-  int nextCtx = 2;
   std::vector<std::string> chain;
   // Results, reported by the caller.
   struct Claim {
@@ -354,14 +343,6 @@ struct Eval {
     return r;
   }
 
-  std::pair<int, int> key(int var) {
-    const Var &v = F.vars[(size_t)var];
-    if (v.isGlobal) return {0, var};
-    Frame &fr = frames.back();
-    auto it = fr.refs.find(var);
-    if (it != fr.refs.end()) return it->second;
-    return {fr.ctx, var};
-  }
   V &slot(int var) {
     auto k = key(var);
     auto it = slots.find(k);
@@ -398,6 +379,7 @@ struct Eval {
     return convert(eval(e), t);
   }
 
+  V convert(const V &v, const Type &t, SrcLoc) { return convert(v, t); }
   V convert(const V &v, const Type &t) {
     if (t.kind == Type::Int || t.kind == Type::Bool) {
       // A pointer's address as an integer (the RVV helpers' alignment test): an unknown.
@@ -882,28 +864,8 @@ struct Eval {
       havocMemory();
       return opaque(fn.ret, fn.name);
     }
-    auto ck = std::make_pair(frames.back().ctx, (const void *)&e);
-    auto it = ctxIds.find(ck);
-    int ctx = it == ctxIds.end() ? (ctxIds[ck] = nextCtx++) : it->second;
-    Frame fr{ctx, &fn, {}, false, V{}};
-    std::vector<std::pair<int, V>> vals;
-    for (size_t i = 0; i < fn.params.size() && i < e.args.size(); ++i) {
-      int pv = fn.params[i];
-      const Var &v = F.vars[(size_t)pv];
-      if (v.isRef) {
-        const Expr *a = e.args[i].get();
-        while (a->kind == Expr::Cast) a = a->args[0].get();
-        if (a->kind != Expr::Var) fail(a->loc, "reference argument must be a variable");
-        fr.refs[pv] = key(a->var);
-        slot(a->var);
-      } else {
-        vals.push_back({pv, convert(eval(*e.args[i]), v.ty)});
-      }
-    }
-    for (auto &[pv, val] : vals) {
-      slots.erase({ctx, pv});
-      slots.emplace(std::make_pair(ctx, pv), val);
-    }
+    Frame fr = bindCall(e, fn);
+    const int ctx = fr.ctx;
     // A stitched keystream helper that absorbs a variable run of blocks, called in the body of the
     // block loop being proved: where its run starts is where that loop's iteration starts.
     if (loopDepth == 1 && !macPtr) {
@@ -1417,130 +1379,102 @@ struct Eval {
   }
 
   // ---- statements ----
-  void exec(const Stmt &s) {
-    if (frames.back().returned) return;
-    switch (s.kind) {
-      case Stmt::Null: return;
-      case Stmt::Break:
-      case Stmt::Continue: fail(s.loc, "break/continue outside a loop the algebra unrolls");
-      case Stmt::Decl: {
-        const Var &v = F.vars[(size_t)s.var];
-        V val = s.e ? initValue(v.ty, *s.e) : opaque(v.ty, v.name);
-        setSlot(s.var, val);
-        return;
-      }
-      case Stmt::ExprS:
-        if (s.e) eval(*s.e);
-        return;
-      case Stmt::Block:
-        for (const auto &b : s.body) {
-          if (b->kind == Stmt::Null) continue;
-          exec(*b);
-          if (frames.back().returned) return;
-        }
-        return;
-      case Stmt::If: {
-        const V cv = eval(*s.e);
-        int d = decide(cv);
-        if (d == 1) return exec(*s.then);
-        if (d == 0) {
-          if (s.els) exec(*s.els);
-          return;
-        }
-        // Undecided: both branches (each under its condition, where it is a comparison), then
-        // every variable either changed becomes unknown.
-        auto before = slots;
-        auto memBefore = mem;
-        const std::string accBefore = lastAcc;
-        const size_t depth = pathCond.size();
-        struct Restore {  // (a failure inside a branch unwinds past it)
-          std::vector<z3::expr> &v;
-          size_t n;
-          ~Restore() { v.erase(v.begin() + (std::ptrdiff_t)std::min(n, v.size()), v.end()); }
-        } restore{pathCond, depth};
-        const std::optional<z3::expr> cursorBefore = cursor;
-        // (Each branch's condition as a path fact, where the operands are the C values.)
-        std::optional<z3::expr> thenC, elseC;
-        if (cv.cond) {
-          thenC = cv.condExact ? *cv.condExact && *cv.cond : *cv.cond;
-          elseC = cv.condExact ? *cv.condExact && !*cv.cond : !*cv.cond;
-          pathCond.push_back(cv.condExact ? z3::implies(*cv.condExact, *cv.cond) : *cv.cond);
-        }
-        exec(*s.then);
-        pathCond.erase(pathCond.begin() + (std::ptrdiff_t)depth, pathCond.end());
-        if (cv.cond) pathCond.push_back(cv.condExact ? z3::implies(*cv.condExact, !*cv.cond) : !*cv.cond);
-        auto afterThen = slots;
-        const std::string accThen = lastAcc;
-        const std::optional<z3::expr> cursorThen = cursor;
-        cursor = cursorBefore;
-        bool retThen = frames.back().returned;
-        frames.back().returned = false;
-        slots = before;
-        mem = memBefore;
-        lastAcc = accBefore;
-        if (s.els) exec(*s.els);
-        pathCond.erase(pathCond.begin() + (std::ptrdiff_t)depth, pathCond.end());
-        const std::string accEls = lastAcc;
-        bool retEls = frames.back().returned;
-        if (retThen || retEls) fail(s.loc, "return inside a data-dependent branch");
-        // The accumulator after the branch: one name for the pair of names the branches left.
-        auto joinName = [&](const std::string &a, const std::string &b) {
-          if (a == b) return a;
-          auto jk = std::make_pair(a, b);
-          auto jt = joinNames.find(jk);
-          if (jt != joinNames.end()) return jt->second;
-          return joinNames[jk] = "J#" + std::to_string(fresh++);
-        };
-        for (auto &[k, v] : slots) {
-          auto t = afterThen.find(k);
-          if (t == afterThen.end()) continue;
-          if (same(v, t->second)) continue;
-          V j = joinV(v, t->second);
-          if (j.k == v.k && j.k == t->second.k && (j.k == V::Int || (j.k == V::Ptr && j.region == v.region))) {
-            // The joined value is one of the two, the then-branch's where its condition held.
-            z3::expr a = freshAtomOf(*j.v);
-            addFact(a, *j.v == *t->second.v || *j.v == *v.v);
-            if (thenC) {
-              addFact(a, z3::implies(*thenC, *j.v == *t->second.v));
-              addFact(a, z3::implies(*elseC, *j.v == *v.v));
-            }
-          }
-          for (int limb = 0; limb < 3 && j.k == V::Int; ++limb) {
-            std::string ta = tagOf(t->second, limb), tb = tagOf(v, limb);
-            if (!ta.empty() && !tb.empty() && (t->second.accLimb == limb || v.accLimb == limb)) {
-              j.accTag = joinName(ta, tb);
-              j.accLimb = limb;
-              break;
-            }
-          }
-          v = j;
-        }
-        lastAcc = joinName(accThen, accEls);
-        if (cursor && cursorThen && !z3::eq(*cursor, *cursorThen)) {
-          z3::expr j = atom("pos?" + std::to_string(fresh++));
-          addFact(j, j == *cursorThen || j == *cursor);
-          if (thenC) {
-            addFact(j, z3::implies(*thenC, j == *cursorThen));
-            addFact(j, z3::implies(*elseC, j == *cursor));
-          }
-          cursor = j;
-        } else if (!cursorThen) {
-          cursor.reset();
-        }
-        mem.clear();
-        return;
-      }
-      case Stmt::Return:
-        if (s.e) {
-          V r = convert(eval(*s.e), frames.back().fn->ret);
-          frames.back().ret = r;
-        }
-        frames.back().returned = true;
-        return;
-      case Stmt::For:
-      case Stmt::While:
-      case Stmt::DoWhile: return loop(s);
+  // ---- statements (interp.h), with this evaluator's hooks: a declaration; a condition no
+  // constant decides, both branches joined; a loop by its invariant or unrolled (loop) ----
+  void declare(const Stmt &s) {
+    const Var &v = F.vars[(size_t)s.var];
+    setSlot(s.var, s.e ? initValue(v.ty, *s.e) : opaque(v.ty, v.name));
+  }
+  void execLoop(const Stmt &s) { loop(s); }
+  void execIf(const Stmt &s) {
+    const V cv = eval(*s.e);
+    int d = decide(cv);
+    if (d == 1) return exec(*s.then);
+    if (d == 0) {
+      if (s.els) exec(*s.els);
+      return;
     }
+    // Undecided: both branches (each under its condition, where it is a comparison), then
+    // every variable either changed becomes unknown.
+    auto before = slots;
+    auto memBefore = mem;
+    const std::string accBefore = lastAcc;
+    const size_t depth = pathCond.size();
+    struct Restore {  // (a failure inside a branch unwinds past it)
+      std::vector<z3::expr> &v;
+      size_t n;
+      ~Restore() { v.erase(v.begin() + (std::ptrdiff_t)std::min(n, v.size()), v.end()); }
+    } restore{pathCond, depth};
+    const std::optional<z3::expr> cursorBefore = cursor;
+    // (Each branch's condition as a path fact, where the operands are the C values.)
+    std::optional<z3::expr> thenC, elseC;
+    if (cv.cond) {
+      thenC = cv.condExact ? *cv.condExact && *cv.cond : *cv.cond;
+      elseC = cv.condExact ? *cv.condExact && !*cv.cond : !*cv.cond;
+      pathCond.push_back(cv.condExact ? z3::implies(*cv.condExact, *cv.cond) : *cv.cond);
+    }
+    exec(*s.then);
+    pathCond.erase(pathCond.begin() + (std::ptrdiff_t)depth, pathCond.end());
+    if (cv.cond) pathCond.push_back(cv.condExact ? z3::implies(*cv.condExact, !*cv.cond) : !*cv.cond);
+    auto afterThen = slots;
+    const std::string accThen = lastAcc;
+    const std::optional<z3::expr> cursorThen = cursor;
+    cursor = cursorBefore;
+    bool retThen = frames.back().returned;
+    frames.back().returned = false;
+    slots = before;
+    mem = memBefore;
+    lastAcc = accBefore;
+    if (s.els) exec(*s.els);
+    pathCond.erase(pathCond.begin() + (std::ptrdiff_t)depth, pathCond.end());
+    const std::string accEls = lastAcc;
+    bool retEls = frames.back().returned;
+    if (retThen || retEls) fail(s.loc, "return inside a data-dependent branch");
+    // The accumulator after the branch: one name for the pair of names the branches left.
+    auto joinName = [&](const std::string &a, const std::string &b) {
+      if (a == b) return a;
+      auto jk = std::make_pair(a, b);
+      auto jt = joinNames.find(jk);
+      if (jt != joinNames.end()) return jt->second;
+      return joinNames[jk] = "J#" + std::to_string(fresh++);
+    };
+    for (auto &[k, v] : slots) {
+      auto t = afterThen.find(k);
+      if (t == afterThen.end()) continue;
+      if (same(v, t->second)) continue;
+      V j = joinV(v, t->second);
+      if (j.k == v.k && j.k == t->second.k && (j.k == V::Int || (j.k == V::Ptr && j.region == v.region))) {
+        // The joined value is one of the two, the then-branch's where its condition held.
+        z3::expr a = freshAtomOf(*j.v);
+        addFact(a, *j.v == *t->second.v || *j.v == *v.v);
+        if (thenC) {
+          addFact(a, z3::implies(*thenC, *j.v == *t->second.v));
+          addFact(a, z3::implies(*elseC, *j.v == *v.v));
+        }
+      }
+      for (int limb = 0; limb < 3 && j.k == V::Int; ++limb) {
+        std::string ta = tagOf(t->second, limb), tb = tagOf(v, limb);
+        if (!ta.empty() && !tb.empty() && (t->second.accLimb == limb || v.accLimb == limb)) {
+          j.accTag = joinName(ta, tb);
+          j.accLimb = limb;
+          break;
+        }
+      }
+      v = j;
+    }
+    lastAcc = joinName(accThen, accEls);
+    if (cursor && cursorThen && !z3::eq(*cursor, *cursorThen)) {
+      z3::expr j = atom("pos?" + std::to_string(fresh++));
+      addFact(j, j == *cursorThen || j == *cursor);
+      if (thenC) {
+        addFact(j, z3::implies(*thenC, j == *cursorThen));
+        addFact(j, z3::implies(*elseC, j == *cursor));
+      }
+      cursor = j;
+    } else if (!cursorThen) {
+      cursor.reset();
+    }
+    mem.clear();
   }
 
   bool same(const V &a, const V &b) {

@@ -5,6 +5,7 @@
 #include <random>
 #include <set>
 
+#include "interp.h"
 #include "intrinsics.h"
 
 namespace cv {
@@ -13,12 +14,11 @@ namespace {
 struct Stop {};  // unwinds evaluation after an error has been recorded
 }  // namespace
 
-struct SymEval::Impl {
+struct SymEval::Impl : Interp<SymEval::Impl, SVal> {
   const File &F;
   z3::context &c;
   std::string err;
   SrcLoc errLoc;
-  std::map<std::pair<int, int>, SVal> slots;
   std::map<std::string, SVal> bound;     // parameter bindings by name (top frame)
   std::map<std::string, SVal> first;     // first value assigned, by name (top frame)
   std::map<std::string, SVal> inputs;    // fresh inputs made for reads before writes (top frame)
@@ -29,17 +29,6 @@ struct SymEval::Impl {
   bool snapped = false;
   std::map<std::string, SVal> snap;
   int fresh = 0;
-  struct Frame {
-    int ctx;
-    const Function *fn;
-    std::map<int, std::pair<int, int>> refs;
-    bool returned = false;
-    SVal ret;
-  };
-  std::vector<Frame> frames;
-  std::map<std::pair<int, const void *>, int> ctxIds;
-  int nextCtx = 2;
-  bool brk = false, cont = false;
   // The in-place order watch (watchInPlace): reads of `in` against the bytes of `out` already
   // written, reads of the `early` regions against any write of `out`.
   struct OrderWatch {
@@ -127,16 +116,7 @@ struct SymEval::Impl {
     }
   }
 
-  std::pair<int, int> key(int var) {
-    const Var &v = F.vars[(size_t)var];
-    if (v.isGlobal) return {0, var};
-    Frame &fr = frames.back();
-    auto it = fr.refs.find(var);
-    if (it != fr.refs.end()) return it->second;
-    return {fr.ctx, var};
-  }
-
-  SVal &slotOf(int var) {
+  SVal &slot(int var) {
     auto k = key(var);
     auto it = slots.find(k);
     if (it != slots.end()) return it->second;
@@ -173,55 +153,17 @@ struct SymEval::Impl {
     if (k.first == 1) first.emplace(F.vars[(size_t)var].name, v);
   }
 
-  // ---- statements ----
-  void exec(const Stmt &s) {
-    if (frames.back().returned || brk || cont) return;
+  // ---- statements (interp.h), with this evaluator's hooks ----
+  static constexpr bool allowsBreak = true;  // (the ChaCha20 helpers' loops)
+  int loopLimit() const { return 100000; }
+  std::string loopLimitMessage() const { return "loop does not terminate within 100000 iterations"; }
+  void onStatement(const Stmt &s) {
     if (s.kind != Stmt::Block && frames.size() <= 1) at = s.loc;  // the helper's own statement
-    switch (s.kind) {
-      case Stmt::Null: return;
-      case Stmt::Block:
-        for (const auto &x : s.body) exec(*x);
-        return;
-      case Stmt::Decl: {
-        const Var &v = F.vars[(size_t)s.var];
-        SVal val = s.e ? (v.ty.kind == Type::Array ? evalInit(v.ty, s.e) : convert(eval(*s.e), v.ty, s.loc))
-                       : freshOf(v.ty, v.name);
-        assign(s.var, val);
-        return;
-      }
-      case Stmt::ExprS: eval(*s.e); return;
-      case Stmt::If: {
-        int d = decide(eval(*s.e), s.loc);
-        if (d) exec(*s.then);
-        else if (s.els) exec(*s.els);
-        return;
-      }
-      case Stmt::While:
-      case Stmt::For:
-      case Stmt::DoWhile: {
-        if (s.kind == Stmt::For && s.init) exec(*s.init);
-        bool firstIt = true;
-        for (int n = 0; n < 100000; ++n) {
-          if (!(s.kind == Stmt::DoWhile && firstIt) && s.e && !decide(eval(*s.e), s.loc)) return;
-          firstIt = false;
-          exec(*s.then);
-          if (brk) {
-            brk = false;
-            return;
-          }
-          cont = false;
-          if (frames.back().returned) return;
-          if (s.kind == Stmt::For && s.inc) eval(*s.inc);
-        }
-        fail(s.loc, "loop does not terminate within 100000 iterations");
-      }
-      case Stmt::Return:
-        if (s.e) frames.back().ret = convert(eval(*s.e), frames.back().fn->ret, s.loc);
-        frames.back().returned = true;
-        return;
-      case Stmt::Break: brk = true; return;
-      case Stmt::Continue: cont = true; return;
-    }
+  }
+  void declare(const Stmt &s) {
+    const Var &v = F.vars[(size_t)s.var];
+    SVal val = s.e ? (v.ty.kind == Type::Array ? evalInit(v.ty, s.e) : convert(eval(*s.e), v.ty, s.loc)) : freshOf(v.ty, v.name);
+    assign(s.var, val);
   }
 
   int decide(const SVal &v, SrcLoc l) {
@@ -340,7 +282,7 @@ struct SymEval::Impl {
         const Var &v = F.vars[(size_t)e.var];
         noteRead(v.name);
         if (v.ty.kind == Type::Array) {
-          slotOf(e.var);
+          slot(e.var);
           SVal p;
           p.k = SVal::Ptr;
           auto k = key(e.var);
@@ -348,7 +290,7 @@ struct SymEval::Impl {
           p.elemBits = v.ty.bits;
           return p;
         }
-        return slotOf(e.var);
+        return slot(e.var);
       }
       case Expr::Cast: {
         SVal v = eval(*e.args[0]);
@@ -520,36 +462,7 @@ struct SymEval::Impl {
 
   SVal call(const Expr &e) {
     if (e.fn < 0) fail(e.loc, "call of an unknown function");
-    const Function &fn = F.funcs[(size_t)e.fn];
-    for (const auto &f : frames)
-      if (f.fn == &fn) fail(e.loc, "recursive call of '" + fn.name + "' is outside the emitted dialect");
-    auto ck = std::make_pair(frames.back().ctx, (const void *)&e);
-    auto it = ctxIds.find(ck);
-    int ctx = it == ctxIds.end() ? (ctxIds[ck] = nextCtx++) : it->second;
-    Frame fr{ctx, &fn, {}, false, SVal{}};
-    std::vector<std::pair<int, SVal>> vals;
-    for (size_t i = 0; i < fn.params.size() && i < e.args.size(); ++i) {
-      int pv = fn.params[i];
-      const Var &v = F.vars[(size_t)pv];
-      if (v.isRef) {
-        const Expr *a = e.args[i].get();
-        while (a->kind == Expr::Cast) a = a->args[0].get();
-        if (a->kind != Expr::Var) fail(a->loc, "reference argument must be a variable");
-        fr.refs[pv] = key(a->var);
-        slotOf(a->var);
-      } else {
-        vals.push_back({pv, convert(eval(*e.args[i]), v.ty, e.loc)});
-      }
-    }
-    for (auto &[pv, val] : vals) {
-      slots.erase({ctx, pv});
-      slots.emplace(std::make_pair(ctx, pv), val);
-    }
-    frames.push_back(fr);
-    exec(*fn.body);
-    Frame done = frames.back();
-    frames.pop_back();
-    return done.ret;
+    return inlineCall(e, F.funcs[(size_t)e.fn]);
   }
 
   // ---- rotation idioms, rewritten to the rotation they compute (exact identities) ----
