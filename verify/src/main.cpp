@@ -3,11 +3,15 @@
 //
 //   chapoly-verify [--report-json F] [--report F] [--stamp F] [--kernel K] [--obligation ID]
 //                  [--timeout-ms N] [--fail-fast] FILE.cpp... [-- <compile flags>]
+//   chapoly-verify --check-stamp STAMP FILE.cpp... [-- <compile flags>]
 //
-// Exit status: 0 all obligations proved, 1 an obligation failed or timed out (or the code uses
-// something the verifier cannot prove), 2 usage or parse errors.
+// Exit status: 0 all obligations proved (--check-stamp: the stamp is a proof of exactly these
+// files' bytes, inputs and flags by this verifier binary), 1 an obligation failed or timed out (or
+// the code uses something the verifier cannot prove; --check-stamp: the stamp is missing, failed
+// or stale), 2 usage or parse errors.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -40,6 +44,73 @@ std::string fileDigest(const std::string &path) {
   return b;
 }
 
+// The compile flags as one line of the stamp (each flag after a space).
+std::string flagsLine(const std::vector<std::string> &flags) {
+  std::string line;
+  for (const auto &f : flags) line += " " + f;
+  return line;
+}
+
+// --check-stamp: whether `stamp`, written by a run with --stamp, proves `files` as they are now:
+// its first line says every obligation proved, each `proved`/`input` file still has the digest it
+// was proved with, the verifier that wrote it is this binary, the compile flags are `flags`, and
+// each of `files` is one it proved. The build's proof gate (verify/CMakeLists.txt) writes the
+// stamp; the verify.kernel.* tests ask this instead of proving the same bytes a second time.
+// 0: a current proof (its kernel lines printed), 1: missing, failed, stale or of other files.
+int checkStamp(const std::string &stamp, const std::vector<std::string> &files, const std::vector<std::string> &flags) {
+  std::ifstream in(stamp);
+  if (!in) {
+    std::cerr << stamp << ": error: no proof stamp (build the project: its proof gate runs chapoly-verify and writes it)\n";
+    return 1;
+  }
+  std::vector<std::string> problems, kernels, proved;
+  std::string line;
+  bool first = true, sawVerifier = false, sawFlags = false;
+  while (std::getline(in, line)) {
+    if (first) {
+      first = false;
+      if (line != "chapoly-verify proof stamp: all obligations OK") problems.push_back("its first line is not \"all obligations OK\"");
+      continue;
+    }
+    std::istringstream ls(line);
+    std::string tag, digest;
+    ls >> tag;
+    if (tag == "proved" || tag == "input") {
+      ls >> digest;
+      std::string path;
+      std::getline(ls >> std::ws, path);
+      if (tag == "proved") proved.push_back(path);
+      struct stat st {};
+      if (::stat(path.c_str(), &st) != 0) problems.push_back(path + " is gone");
+      else if (fileDigest(path) != digest) problems.push_back(path + " changed since it was proved");
+    } else if (tag == "verifier") {
+      ls >> digest;
+      sawVerifier = true;
+      if (fileDigest("/proc/self/exe") != digest) problems.push_back("it was written by another chapoly-verify binary than this one");
+    } else if (tag == "flags") {
+      sawFlags = true;
+      const std::string rest = line.substr(5);
+      if (rest != flagsLine(flags)) problems.push_back("it was proved with the compile flags [" + rest + " ] and these are [" + flagsLine(flags) + " ]");
+    } else if (tag == "kernel") {
+      kernels.push_back(line);
+    }
+  }
+  if (first) problems.push_back("it is empty");
+  if (!sawVerifier || !sawFlags) problems.push_back("it names no verifier binary or compile flags (an older stamp)");
+  for (const auto &f : files)
+    if (std::find(proved.begin(), proved.end(), f) == proved.end()) problems.push_back("it does not prove " + f);
+  if (!problems.empty()) {
+    for (const auto &p : problems) std::cerr << stamp << ": error: stale or foreign proof: " << p << "\n";
+    std::cerr << stamp << ": rebuild the project (its proof gate proves the kernels again)\n";
+    return 1;
+  }
+  std::cout << stamp << ": a current proof of";
+  for (const auto &f : files) std::cout << " " << f;
+  std::cout << " (every obligation OK, by this chapoly-verify, with these flags)\n";
+  for (const auto &k : kernels) std::cout << "  " << k << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -54,7 +125,7 @@ int main(int argc, char **argv) {
 
   CLI::App app{"chapoly-verify: Z3 proofs over the emitted chapoly kernels"};
   std::vector<std::string> files;
-  std::string jsonPath, textPath, stampPath, only, kernelOnly;
+  std::string jsonPath, textPath, stampPath, only, kernelOnly, checkStampPath;
   unsigned timeoutMs = 10000;
   bool verbose = false, dumpTable = false, quiet = false, failFast = false;
   std::vector<std::string> stampInputs;
@@ -64,6 +135,9 @@ int main(int argc, char **argv) {
   app.add_option("--stamp", stampPath, "on success, write this proof stamp (removed on failure)");
   app.add_option("--stamp-input", stampInputs, "extra file recorded in the stamp (spec, header)")
       ->allow_extra_args(false);
+  app.add_option("--check-stamp", checkStampPath,
+                 "prove nothing: exit 0 if this stamp is a current proof of FILE... (same bytes, inputs, compile flags "
+                 "and verifier binary), else 1");
   app.add_option("--kernel", kernelOnly, "prove only this exported function");
   app.add_option("--obligation", only, "re-run one obligation: its number, LINE or KIND:LINE");
   app.add_option("--timeout-ms", timeoutMs, "per-query Z3 timeout in milliseconds")->check(CLI::PositiveNumber);
@@ -88,6 +162,13 @@ int main(int argc, char **argv) {
       std::cout << in.name << "  [" << in.feature << ", " << in.laneBits << "-bit lanes]\n    value: "
                 << in.semantics << "\n    side:  " << in.side << "\n";
     return 0;
+  }
+  if (!checkStampPath.empty()) {
+    if (files.empty() || !stampPath.empty()) {
+      std::cerr << "chapoly-verify: error: --check-stamp STAMP takes the proved files (and their -- flags), and no --stamp\n";
+      return 2;
+    }
+    return checkStamp(checkStampPath, files, flags);
   }
   // From here on every failure leaves no stamp: a stale one would pass the gate.
   if (!stampPath.empty()) std::remove(stampPath.c_str());
@@ -234,6 +315,9 @@ int main(int argc, char **argv) {
     st << "chapoly-verify proof stamp: all obligations OK\n";
     for (const auto &f : files) st << "proved " << fileDigest(f) << " " << f << "\n";
     for (const auto &f : stampInputs) st << "input  " << fileDigest(f) << " " << f << "\n";
+    // What made the proof: this binary and the compile flags (--check-stamp compares both).
+    st << "verifier " << fileDigest("/proc/self/exe") << "\n";
+    st << "flags" << flagsLine(flags) << "\n";
     // Per kernel: the obligations the text report lists, by kind, then the intermediate interval
     // steps (`bound`, --verbose) apart, so the count says what was claimed and proved.
     for (const auto &k : results) {
