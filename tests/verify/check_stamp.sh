@@ -1,49 +1,87 @@
 #!/usr/bin/env bash
-# check_stamp.sh VERIFIER STAMP SOURCE -- FLAGS...: `chapoly-verify --check-stamp` (what the
-# verify.kernel.* tests ask of the proof gate's stamps) accepts STAMP, the gate's current proof of
-# SOURCE with FLAGS, and refuses every way it could be stale or someone else's: a proved file or
-# input whose bytes changed, other compile flags, another verifier binary, a first line that is
-# not "all obligations OK", a file the stamp does not prove, no stamp, an empty one. Each refusal
-# is exit status 1 with a message naming the reason; the gate's own stamp is never touched.
+# check_stamp.sh VERIFIER STAMP SOURCE INPUTS SAMPLE -- FLAGS...: `chapoly-verify --check-stamp`
+# (what the verify.kernel.* tests ask of the proof gate's stamps) accepts STAMP, the gate's current
+# proof of SOURCE with FLAGS recording INPUTS (a ;-list: the family's header and spec), and refuses,
+# exit status 1 and the reason named, every way a stamp can be stale, incomplete or not the proof
+# asked for: a proved file, input or header whose bytes changed; an input it does not record; other
+# compile flags (also the same text split differently); another verifier binary or toolchain; a
+# first line that is not "all obligations OK"; no "end" line; no kernel line; a bounds-only run's
+# stamp (SAMPLE, a kernel that proves, run with --allow-bounds-only --stamp); a file it does not
+# prove; no stamp; an empty one. The gate's own stamp is only read.
 set -u
-verifier=$1; stamp=$2; src=$3; shift 3
+verifier=$1; stamp=$2; src=$3; IFS=';' read -r -a inputs <<<"$4"; sample=$5; shift 5
 [[ ${1:-} == -- ]] && shift
 flags=("$@")
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+need=()
+for f in "${inputs[@]}"; do need+=(--stamp-input "$f"); done
+n=0
 
 # want RC REGEX STAMP FILE FLAGS...: --check-stamp's exit status and message.
 want() {
   local rc=$1 re=$2 st=$3 file=$4
   shift 4
   local out got
-  out=$("$verifier" --check-stamp "$st" "$file" -- "$@" 2>&1)
+  out=$("$verifier" --check-stamp "$st" "${need[@]}" "$file" -- "$@" 2>&1)
   got=$?
   [[ $got -eq $rc ]] || fail "exit status $got, want $rc (stamp $st, file $file): $out"
   grep -Eq -- "$re" <<<"$out" || fail "no /$re/ in: $out"
+  [[ $rc -eq 0 ]] || n=$((n + 1))
+}
+# edit NAME SED-SCRIPT: a copy of the stamp edited; fails if the edit changed nothing.
+edit() {
+  sed -E "$2" "$stamp" >"$W/$1.stamp"
+  cmp -s "$stamp" "$W/$1.stamp" && fail "the edit '$2' changed nothing in $stamp"
 }
 
 want 0 "a current proof of" "$stamp" "$src" "${flags[@]}"
-# The same stamp with one digest of each kind changed.
-sed -E '0,/^proved ([0-9a-f]{15})[0-9a-f]/s//proved \1x/' "$stamp" >"$W/proved.stamp"
-want 1 "changed since it was proved" "$W/proved.stamp" "$src" "${flags[@]}"
-sed -E '0,/^input  ([0-9a-f]{15})[0-9a-f]/s//input  \1x/' "$stamp" >"$W/input.stamp"
-if grep -q '^input ' "$stamp"; then want 1 "changed since it was proved" "$W/input.stamp" "$src" "${flags[@]}"; fi
-sed -E 's/^verifier ([0-9a-f]{15})[0-9a-f]/verifier \1x/' "$stamp" >"$W/verifier.stamp"
+[[ ${#inputs[@]} -gt 0 ]] || fail "no inputs given (the family's header and spec)"
+grep -q '^header ' "$stamp" || fail "the stamp records no header the parse read"
+edit proved '0,/^proved ([0-9a-f]{15})[0-9a-f]/s//proved \1x/'
+want 1 "$src changed since it was proved" "$W/proved.stamp" "$src" "${flags[@]}"
+edit input '0,/^input  ([0-9a-f]{15})[0-9a-f]/s//input  \1x/'
+want 1 "changed since it was proved" "$W/input.stamp" "$src" "${flags[@]}"
+edit header '0,/^header ([0-9a-f]{15})[0-9a-f]/s//header \1x/'
+want 1 "changed since it was proved" "$W/header.stamp" "$src" "${flags[@]}"
+edit noinput '/^input /d'
+want 1 "does not record the input" "$W/noinput.stamp" "$src" "${flags[@]}"
+edit verifier 's/^verifier ([0-9a-f]{15})[0-9a-f]/verifier \1x/'
 want 1 "another chapoly-verify binary" "$W/verifier.stamp" "$src" "${flags[@]}"
-sed -E '1s/.*/chapoly-verify proof stamp: 1 obligation FAILED/' "$stamp" >"$W/first.stamp"
+edit noverifier '/^verifier /d'
+want 1 "an older stamp" "$W/noverifier.stamp" "$src" "${flags[@]}"
+edit toolchain 's/^toolchain .*/toolchain clang version 0.0; Z3 0.0.0.0/'
+want 1 "proved with clang version 0.0" "$W/toolchain.stamp" "$src" "${flags[@]}"
+edit first '1s/.*/chapoly-verify proof stamp: 1 obligation FAILED/'
 want 1 "all obligations OK" "$W/first.stamp" "$src" "${flags[@]}"
-grep -v '^flags' "$stamp" >"$W/noflags.stamp"
-want 1 "an older stamp" "$W/noflags.stamp" "$src" "${flags[@]}"
+edit noend '/^end$/d'
+want 1 "incomplete" "$W/noend.stamp" "$src" "${flags[@]}"
+edit nokernel '/^kernel /d'
+want 1 "lists no kernel" "$W/nokernel.stamp" "$src" "${flags[@]}"
+edit mode 's/^end$/mode allow-bounds-only\nend/'
+want 1 "bounds-only" "$W/mode.stamp" "$src" "${flags[@]}"
 : >"$W/empty.stamp"
 want 1 "it is empty" "$W/empty.stamp" "$src" "${flags[@]}"
 want 1 "no proof stamp" "$W/missing.stamp" "$src" "${flags[@]}"
-# Other flags, and a file the stamp does not prove (a byte-identical copy elsewhere).
+want 1 "no proof stamp" "/dev/null" "$src" "${flags[@]}"
+# Other flags: one more, one fewer, and the same text as one argument.
 want 1 "compile flags" "$stamp" "$src" "${flags[@]}" -DCHAPOLY_OTHER=1
+want 1 "compile flags" "$stamp" "$src" "${flags[@]:1}"
+want 1 "compile flags" "$stamp" "$src" "${flags[*]}"
+# A byte-identical copy elsewhere is not the file proved.
 cp "$src" "$W/copy.cpp"
 want 1 "does not prove $W/copy.cpp" "$stamp" "$W/copy.cpp" "${flags[@]}"
-# The same run without --check-stamp's files: a usage error.
+# --check-stamp without files, or with options that belong to a proof run: usage errors.
 "$verifier" --check-stamp "$stamp" >/dev/null 2>&1
 [[ $? -eq 2 ]] || fail "--check-stamp without files: want exit status 2"
-echo "check_stamp: the current stamp accepted; 9 stale or foreign ones refused"
+"$verifier" --check-stamp "$stamp" --kernel x "$src" -- "${flags[@]}" >/dev/null 2>&1
+[[ $? -eq 2 ]] || fail "--check-stamp with --kernel: want exit status 2"
+# A bounds-only run writes a stamp that says so, which --check-stamp refuses.
+"$verifier" --quiet --allow-bounds-only --stamp "$W/bo.stamp" "$sample" -- "${flags[@]}" >"$W/bo.out" 2>&1 ||
+  fail "the sample did not prove: $(cat "$W/bo.out")"
+grep -qx "mode allow-bounds-only" "$W/bo.stamp" || fail "a bounds-only run's stamp does not say so"
+need=()
+want 1 "bounds-only" "$W/bo.stamp" "$sample" "${flags[@]}"
+[[ ! -e $W/bo.stamp.tmp ]] || fail "a temporary stamp was left behind"
+echo "check_stamp: the current stamp accepted; $n stale, incomplete or foreign ones refused"

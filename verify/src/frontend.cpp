@@ -8,6 +8,7 @@
 // front-end error (exit status 2), never silently skipped.
 #include "ir.h"
 
+#include <algorithm>
 #include <cctype>
 #include <functional>
 #include <clang/AST/ASTContext.h>
@@ -16,6 +17,7 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/SourceManager.h>
+#include <clang/Basic/Version.h>
 #include <clang/Driver/Options.h>
 #include <clang/Frontend/ASTUnit.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
@@ -924,12 +926,25 @@ bool parseKernelFile(const std::string &path, const std::vector<std::string> &fl
     return false;
   }
   clang::ASTContext &ctx = asts[0]->getASTContext();
+  {
+    // Every file the parse read (the kernel, its headers, the compiler's and the system's): what
+    // a proof stamp must record for the proof to stay about the same code.
+    const clang::SourceManager &sm = ctx.getSourceManager();
+    for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
+      llvm::StringRef real = it->first->tryGetRealPathName();
+      out.readFiles.push_back((real.empty() ? it->first->getName() : real).str());
+    }
+    std::sort(out.readFiles.begin(), out.readFiles.end());
+    out.readFiles.erase(std::unique(out.readFiles.begin(), out.readFiles.end()), out.readFiles.end());
+  }
   Lowerer L(ctx, out, errs);
   L.run(ctx.getTranslationUnitDecl());
   if (errs.empty()) rejectRecursion(out, errs);
   if (errs.empty()) rejectHiddenPaths(out, errs);
   return errs.empty();
 }
+
+std::string clangVersion() { return clang::getClangFullVersion(); }
 
 std::vector<std::string> checkCompileFlags(const std::vector<std::string> &flags) {
   namespace opts = clang::driver::options;

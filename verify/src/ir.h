@@ -161,6 +161,7 @@ struct File {
   std::vector<Var> vars;
   std::vector<Function> funcs;
   std::vector<int> globals;
+  std::vector<std::string> readFiles;  // every file the parse read (real paths, sorted), the kernel included
   // Proofs of a helper that read the helper alone (chacha-block, chacha-lanes, the RVV MAC
   // segments), made for the first kernel that reaches it and reused for the others, keyed by
   // "kind#index into funcs". They live and die with this File: no proof crosses to another file
@@ -199,6 +200,9 @@ bool parseKernelFile(const std::string &path, const std::vector<std::string> &fl
 // when there is one) or per option missing its value. The driver only prints those and carries
 // on, so without this check a mistyped flag would be ignored and the proof reported as made.
 std::vector<std::string> checkCompileFlags(const std::vector<std::string> &flags);
+
+// The Clang the front end is built on ("Debian clang version 16.0.6 ..."), for proof stamps.
+std::string clangVersion();
 
 std::string hex(u128 v);
 

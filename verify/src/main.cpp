@@ -20,6 +20,9 @@
 #include <map>
 #include <sstream>
 #include <sys/stat.h>
+#include <z3.h>
+#include <cstdlib>
+#include <set>
 
 #include "bounds.h"
 #include "contracts.h"
@@ -31,11 +34,17 @@
 
 namespace {
 
-// FNV-1a over the file bytes: the stamp records what was proved.
+// FNV-1a over the bytes of a regular file: the stamp records what was proved. It notices a
+// change, not a forgery (a stamp is a build product, not a signature). "" when the path is not a
+// regular file or cannot be read whole.
 std::string fileDigest(const std::string &path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "";
   std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
   std::ostringstream ss;
   ss << in.rdbuf();
+  if (in.bad()) return "";
   std::string s = ss.str();
   uint64_t h = 1469598103934665603ull;
   for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
@@ -44,29 +53,47 @@ std::string fileDigest(const std::string &path) {
   return b;
 }
 
-// The compile flags as one line of the stamp (each flag after a space).
-std::string flagsLine(const std::vector<std::string> &flags) {
-  std::string line;
-  for (const auto &f : flags) line += " " + f;
-  return line;
+// The toolchain a proof depends on beyond the files it read: the Clang the front end parsed
+// with and the Z3 that decided the queries (shared libraries: a package update changes them
+// without changing this binary).
+std::string toolchainLine() {
+  unsigned ma = 0, mi = 0, bu = 0, re = 0;
+  Z3_get_version(&ma, &mi, &bu, &re);
+  return cv::clangVersion() + "; Z3 " + std::to_string(ma) + "." + std::to_string(mi) + "." + std::to_string(bu) + "." +
+         std::to_string(re);
 }
 
-// --check-stamp: whether `stamp`, written by a run with --stamp, proves `files` as they are now:
-// its first line says every obligation proved, each `proved`/`input` file still has the digest it
-// was proved with, the verifier that wrote it is this binary, the compile flags are `flags`, and
-// each of `files` is one it proved. The build's proof gate (verify/CMakeLists.txt) writes the
-// stamp; the verify.kernel.* tests ask this instead of proving the same bytes a second time.
-// 0: a current proof (its kernel lines printed), 1: missing, failed, stale or of other files.
-int checkStamp(const std::string &stamp, const std::vector<std::string> &files, const std::vector<std::string> &flags) {
-  std::ifstream in(stamp);
-  if (!in) {
+// The real path of a file ("" if it has none).
+std::string realPath(const std::string &p) {
+  char *r = ::realpath(p.c_str(), nullptr);
+  if (!r) return "";
+  std::string out = r;
+  std::free(r);
+  return out;
+}
+
+// --check-stamp: whether `stamp`, written by a run with --stamp, is a current proof of `files`
+// (each one it proved), with `inputs` among its recorded inputs (the spec and header the proof
+// gate records), made with exactly `flags` (one `flag` line each, in order) by this verifier
+// binary on this toolchain, every obligation OK and no bounds-only helper honoured; and every
+// file it records (the proved sources, the inputs, every header the parse read) still has the
+// bytes it was proved with. The build's proof gate (verify/CMakeLists.txt) writes the stamp; the
+// verify.kernel.* tests ask this instead of proving the same bytes a second time.
+// 0: a current proof (its kernel lines printed), 1: missing, failed, incomplete, stale or foreign.
+int checkStamp(const std::string &stamp, const std::vector<std::string> &files, const std::vector<std::string> &inputs,
+               const std::vector<std::string> &flags) {
+  struct stat sst {};
+  std::ifstream in;
+  if (::stat(stamp.c_str(), &sst) == 0 && S_ISREG(sst.st_mode)) in.open(stamp);
+  if (!in.is_open() || !in) {
     std::cerr << stamp << ": error: no proof stamp (build the project: its proof gate runs chapoly-verify and writes it)\n";
     return 1;
   }
-  std::vector<std::string> problems, kernels, proved;
-  std::string line;
-  bool first = true, sawVerifier = false, sawFlags = false;
+  std::vector<std::string> problems, kernels, proved, recordedInputs, recordedFlags;
+  std::string line, last;
+  bool first = true, sawVerifier = false, sawToolchain = false;
   while (std::getline(in, line)) {
+    last = line;
     if (first) {
       first = false;
       if (line != "chapoly-verify proof stamp: all obligations OK") problems.push_back("its first line is not \"all obligations OK\"");
@@ -75,38 +102,56 @@ int checkStamp(const std::string &stamp, const std::vector<std::string> &files, 
     std::istringstream ls(line);
     std::string tag, digest;
     ls >> tag;
-    if (tag == "proved" || tag == "input") {
+    if (tag == "proved" || tag == "input" || tag == "header") {
       ls >> digest;
       std::string path;
       std::getline(ls >> std::ws, path);
       if (tag == "proved") proved.push_back(path);
-      struct stat st {};
-      if (::stat(path.c_str(), &st) != 0) problems.push_back(path + " is gone");
-      else if (fileDigest(path) != digest) problems.push_back(path + " changed since it was proved");
+      if (tag == "input") recordedInputs.push_back(path);
+      const std::string now = fileDigest(path);
+      if (now.empty()) problems.push_back(path + " is gone or unreadable");
+      else if (now != digest) problems.push_back(path + " changed since it was proved");
     } else if (tag == "verifier") {
       ls >> digest;
       sawVerifier = true;
-      if (fileDigest("/proc/self/exe") != digest) problems.push_back("it was written by another chapoly-verify binary than this one");
-    } else if (tag == "flags") {
-      sawFlags = true;
-      const std::string rest = line.substr(5);
-      if (rest != flagsLine(flags)) problems.push_back("it was proved with the compile flags [" + rest + " ] and these are [" + flagsLine(flags) + " ]");
+      const std::string self = fileDigest("/proc/self/exe");
+      if (self.empty()) problems.push_back("this chapoly-verify cannot read its own binary (/proc/self/exe) to compare");
+      else if (self != digest) problems.push_back("it was written by another chapoly-verify binary than this one");
+    } else if (tag == "toolchain") {
+      sawToolchain = true;
+      const std::string rest = line.size() > 10 ? line.substr(10) : "";
+      if (rest != toolchainLine()) problems.push_back("it was proved with " + rest + ", and this is " + toolchainLine());
+    } else if (tag == "flag") {
+      recordedFlags.push_back(line.size() > 5 ? line.substr(5) : "");
+    } else if (tag == "mode") {
+      problems.push_back("it honoured // chapoly-bounds-only markers (--allow-bounds-only): some helpers have no value proof");
     } else if (tag == "kernel") {
       kernels.push_back(line);
     }
   }
   if (first) problems.push_back("it is empty");
-  if (!sawVerifier || !sawFlags) problems.push_back("it names no verifier binary or compile flags (an older stamp)");
+  else if (last != "end") problems.push_back("it is incomplete (no \"end\" line)");
+  if (!sawVerifier || !sawToolchain) problems.push_back("it names no verifier binary or toolchain (an older stamp)");
+  if (kernels.empty() && !first) problems.push_back("it lists no kernel");
+  if (recordedFlags != flags) {
+    std::string was, now;
+    for (const auto &f : recordedFlags) was += " '" + f + "'";
+    for (const auto &f : flags) now += " '" + f + "'";
+    problems.push_back("it was proved with the compile flags [" + was + " ] and these are [" + now + " ]");
+  }
   for (const auto &f : files)
     if (std::find(proved.begin(), proved.end(), f) == proved.end()) problems.push_back("it does not prove " + f);
+  for (const auto &f : inputs)
+    if (std::find(recordedInputs.begin(), recordedInputs.end(), f) == recordedInputs.end())
+      problems.push_back("it does not record the input " + f);
   if (!problems.empty()) {
-    for (const auto &p : problems) std::cerr << stamp << ": error: stale or foreign proof: " << p << "\n";
-    std::cerr << stamp << ": rebuild the project (its proof gate proves the kernels again)\n";
+    for (const auto &p : problems) std::cerr << stamp << ": error: not a current proof: " << p << "\n";
+    std::cerr << stamp << ": remove it and build again (the proof gate then proves the kernels again)\n";
     return 1;
   }
   std::cout << stamp << ": a current proof of";
   for (const auto &f : files) std::cout << " " << f;
-  std::cout << " (every obligation OK, by this chapoly-verify, with these flags)\n";
+  std::cout << " (every obligation OK; the same bytes, headers, flags, verifier and toolchain)\n";
   for (const auto &k : kernels) std::cout << "  " << k << "\n";
   return 0;
 }
@@ -133,7 +178,7 @@ int main(int argc, char **argv) {
   app.add_option("--report-json", jsonPath, "write the JSON report here");
   app.add_option("--report", textPath, "write the text report here (default: standard output)");
   app.add_option("--stamp", stampPath, "on success, write this proof stamp (removed on failure)");
-  app.add_option("--stamp-input", stampInputs, "extra file recorded in the stamp (spec, header)")
+  app.add_option("--stamp-input", stampInputs, "extra file recorded in the stamp (spec, header); with --check-stamp, a file the stamp must record")
       ->allow_extra_args(false);
   app.add_option("--check-stamp", checkStampPath,
                  "prove nothing: exit 0 if this stamp is a current proof of FILE... (same bytes, inputs, compile flags "
@@ -164,14 +209,18 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (!checkStampPath.empty()) {
-    if (files.empty() || !stampPath.empty()) {
-      std::cerr << "chapoly-verify: error: --check-stamp STAMP takes the proved files (and their -- flags), and no --stamp\n";
+    if (files.empty() || !stampPath.empty() || !only.empty() || !kernelOnly.empty() || allowBoundsOnly) {
+      std::cerr << "chapoly-verify: error: --check-stamp STAMP takes the proved files, --stamp-input and the -- flags "
+                   "(no --stamp, --kernel, --obligation or --allow-bounds-only)\n";
       return 2;
     }
-    return checkStamp(checkStampPath, files, flags);
+    return checkStamp(checkStampPath, files, stampInputs, flags);
   }
   // From here on every failure leaves no stamp: a stale one would pass the gate.
-  if (!stampPath.empty()) std::remove(stampPath.c_str());
+  if (!stampPath.empty()) {
+    std::remove(stampPath.c_str());
+    std::remove((stampPath + ".tmp").c_str());
+  }
   if (files.empty()) {
     std::cerr << "chapoly-verify: error: no input files (usage: chapoly-verify [options] FILE.cpp... -- "
                  "<compile flags>)\n";
@@ -206,6 +255,7 @@ int main(int argc, char **argv) {
   auto t0 = std::chrono::steady_clock::now();
   cv::Prover prover(timeoutMs);
   std::vector<cv::KernelResult> results;
+  std::set<std::string> headers;  // every file the parses read (the stamp's `header` lines)
   for (const auto &path : files) {
     cv::File file;
     std::vector<cv::FrontendError> errs;
@@ -214,6 +264,7 @@ int main(int argc, char **argv) {
         std::cerr << e.file << ":" << e.loc.line << ":" << e.loc.col << ": error: " << e.msg << "\n";
       return 2;
     }
+    headers.insert(file.readFiles.begin(), file.readFiles.end());
     // A bounds-only marker switches value proofs off: the generator never emits one, and in a
     // kernel it would be a bypass (found by the stop-29 review: a marked lane helper skipped its
     // checks), so only a run that asks for it (the hand-written samples) honours it.
@@ -311,13 +362,40 @@ int main(int argc, char **argv) {
                    "--obligation/--kernel)\n";
       return 2;
     }
-    std::ofstream st(stampPath);
+    // Written whole to a temporary file, then renamed: a stamp is either complete (ending in
+    // "end") or absent.
+    const std::string self = fileDigest("/proc/self/exe");
+    if (self.empty()) {
+      std::cerr << "chapoly-verify: error: cannot read this binary (/proc/self/exe) to record it in the stamp\n";
+      return 2;
+    }
+    std::set<std::string> provedReal, inputReal;
+    for (const auto &f : files) provedReal.insert(realPath(f));
+    for (const auto &f : stampInputs) inputReal.insert(realPath(f));
+    const std::string tmp = stampPath + ".tmp";
+    std::ofstream st(tmp);
     st << "chapoly-verify proof stamp: all obligations OK\n";
-    for (const auto &f : files) st << "proved " << fileDigest(f) << " " << f << "\n";
-    for (const auto &f : stampInputs) st << "input  " << fileDigest(f) << " " << f << "\n";
-    // What made the proof: this binary and the compile flags (--check-stamp compares both).
-    st << "verifier " << fileDigest("/proc/self/exe") << "\n";
-    st << "flags" << flagsLine(flags) << "\n";
+    auto record = [&](const char *tag, const std::string &f) {
+      const std::string d = fileDigest(f);
+      if (d.empty()) {
+        std::cerr << "chapoly-verify: error: cannot read " << f << " to record it in the stamp\n";
+        return false;
+      }
+      st << tag << " " << d << " " << f << "\n";
+      return true;
+    };
+    bool recorded = true;
+    for (const auto &f : files) recorded = recorded && record("proved", f);
+    for (const auto &f : stampInputs) recorded = recorded && record("input ", f);
+    // Every other file the parse read: the kernel's own header, the compiler's intrinsic headers,
+    // the C library's (a different immintrin.h or riscv_vector.h is other code).
+    for (const auto &f : headers)
+      if (!provedReal.count(f) && !inputReal.count(f)) recorded = recorded && record("header", f);
+    // What made the proof: this binary, the toolchain, the compile flags (one line each).
+    st << "verifier " << self << "\n";
+    st << "toolchain " << toolchainLine() << "\n";
+    for (const auto &f : flags) st << "flag " << f << "\n";
+    if (allowBoundsOnly) st << "mode allow-bounds-only\n";
     // Per kernel: the obligations the text report lists, by kind, then the intermediate interval
     // steps (`bound`, --verbose) apart, so the count says what was claimed and proved.
     for (const auto &k : results) {
@@ -336,8 +414,12 @@ int main(int argc, char **argv) {
       }
       st << "), " << bounds << " intermediate bounds\n";
     }
-    if (!written(st, stampPath)) {
-      std::remove(stampPath.c_str());
+    st << "end\n";
+    const bool complete = recorded && written(st, tmp);
+    st.close();
+    if (!complete || std::rename(tmp.c_str(), stampPath.c_str()) != 0) {
+      if (complete) std::cerr << "chapoly-verify: error: cannot write " << stampPath << "\n";
+      std::remove(tmp.c_str());
       return 2;
     }
   }
