@@ -28,6 +28,9 @@
 #include <llvm/Option/OptTable.h>
 
 #include <fstream>
+#include <cstdio>
+#include <optional>
+#include <map>
 #include <sstream>
 #include <unordered_map>
 
@@ -896,14 +899,20 @@ struct FirstError : clang::DiagnosticConsumer {
 bool parseKernelFile(const std::string &path, const std::vector<std::string> &flags, File &out,
                      std::vector<FrontendError> &errs) {
   out.path = path;
+  std::string ownDigest;  // of the bytes the lines below come from
   {
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
     if (!in) {
       errs.push_back({path, {}, "cannot read file"});
       return false;
     }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    const std::string bytes = ss.str();
+    ownDigest = digestOf(bytes);
+    std::istringstream ls(bytes);
     std::string line;
-    while (std::getline(in, line)) out.lines.push_back(line);
+    while (std::getline(ls, line)) out.lines.push_back(line);
   }
   std::vector<std::string> args = flags;
   bool haveResource = false;
@@ -927,15 +936,25 @@ bool parseKernelFile(const std::string &path, const std::vector<std::string> &fl
   }
   clang::ASTContext &ctx = asts[0]->getASTContext();
   {
-    // Every file the parse read (the kernel, its headers, the compiler's and the system's): what
-    // a proof stamp must record for the proof to stay about the same code.
-    const clang::SourceManager &sm = ctx.getSourceManager();
+    // Every file the parse read (the kernel, its headers, the compiler's and the system's), with a
+    // digest of the very bytes clang parsed: what a proof stamp records, so that the proof stays
+    // about the same code. The kernel's own bytes must be the ones its lines (contracts, messages)
+    // were read from.
+    clang::SourceManager &sm = ctx.getSourceManager();  // (a buffer not loaded yet is loaded)
+    std::map<std::string, std::string> seen;
     for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
       llvm::StringRef real = it->first->tryGetRealPathName();
-      out.readFiles.push_back((real.empty() ? it->first->getName() : real).str());
+      const std::string name = (real.empty() ? it->first->getName() : real).str();
+      std::optional<llvm::MemoryBufferRef> buf = sm.getMemoryBufferForFileOrNone(it->first);
+      seen[name] = buf ? digestOf(std::string_view(buf->getBufferStart(), buf->getBufferSize())) : "";
     }
-    std::sort(out.readFiles.begin(), out.readFiles.end());
-    out.readFiles.erase(std::unique(out.readFiles.begin(), out.readFiles.end()), out.readFiles.end());
+    for (auto &[name, digest] : seen) out.readFiles.push_back({name, digest});
+    const clang::FileEntry *main = sm.getFileEntryForID(sm.getMainFileID());
+    std::optional<llvm::MemoryBufferRef> mainBuf = main ? sm.getMemoryBufferForFileOrNone(main) : std::nullopt;
+    if (!mainBuf || digestOf(std::string_view(mainBuf->getBufferStart(), mainBuf->getBufferSize())) != ownDigest) {
+      errs.push_back({path, {}, "the file changed while it was read (parse it again)"});
+      return false;
+    }
   }
   Lowerer L(ctx, out, errs);
   L.run(ctx.getTranslationUnitDecl());
@@ -945,6 +964,14 @@ bool parseKernelFile(const std::string &path, const std::vector<std::string> &fl
 }
 
 std::string clangVersion() { return clang::getClangFullVersion(); }
+
+std::string digestOf(std::string_view bytes) {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a, 64-bit: the offset basis, then xor and multiply by the prime
+  for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ull;
+  char b[32];
+  std::snprintf(b, sizeof b, "%016llx", (unsigned long long)h);
+  return b;
+}
 
 std::vector<std::string> checkCompileFlags(const std::vector<std::string> &flags) {
   namespace opts = clang::driver::options;

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cv {
@@ -161,7 +162,12 @@ struct File {
   std::vector<Var> vars;
   std::vector<Function> funcs;
   std::vector<int> globals;
-  std::vector<std::string> readFiles;  // every file the parse read (real paths, sorted), the kernel included
+  // Every file the parse read (the kernel included), by real path (sorted), with digestOf the
+  // bytes clang parsed ("" when its buffer was not loaded).
+  struct ReadFile {
+    std::string path, digest;
+  };
+  std::vector<ReadFile> readFiles;
   // Proofs of a helper that read the helper alone (chacha-block, chacha-lanes, the RVV MAC
   // segments), made for the first kernel that reaches it and reused for the others, keyed by
   // "kind#index into funcs". They live and die with this File: no proof crosses to another file
@@ -203,6 +209,10 @@ std::vector<std::string> checkCompileFlags(const std::vector<std::string> &flags
 
 // The Clang the front end is built on ("Debian clang version 16.0.6 ..."), for proof stamps.
 std::string clangVersion();
+
+// FNV-1a (64-bit) of `bytes` as 16 hex digits: what a proof stamp records of a file. It notices a
+// change; it is no signature.
+std::string digestOf(std::string_view bytes);
 
 std::string hex(u128 v);
 

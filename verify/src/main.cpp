@@ -3,7 +3,8 @@
 //
 //   chapoly-verify [--report-json F] [--report F] [--stamp F] [--kernel K] [--obligation ID]
 //                  [--timeout-ms N] [--fail-fast] FILE.cpp... [-- <compile flags>]
-//   chapoly-verify --check-stamp STAMP FILE.cpp... [-- <compile flags>]
+//                  [--stamp-input F]... [--depfile F] [--allow-bounds-only]
+//   chapoly-verify --check-stamp STAMP [--stamp-input F]... FILE.cpp... [-- <compile flags>]
 //
 // Exit status: 0 all obligations proved (--check-stamp: the stamp is a proof of exactly these
 // files' bytes, inputs and flags by this verifier binary), 1 an obligation failed or timed out (or
@@ -34,9 +35,8 @@
 
 namespace {
 
-// FNV-1a over the bytes of a regular file: the stamp records what was proved. It notices a
-// change, not a forgery (a stamp is a build product, not a signature). "" when the path is not a
-// regular file or cannot be read whole.
+// cv::digestOf the bytes of a regular file, read whole: what the stamp records of a file. ""
+// when the path is not a regular file or its bytes cannot all be read.
 std::string fileDigest(const std::string &path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return "";
@@ -44,13 +44,18 @@ std::string fileDigest(const std::string &path) {
   if (!in) return "";
   std::ostringstream ss;
   ss << in.rdbuf();
-  if (in.bad()) return "";
-  std::string s = ss.str();
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-  char b[32];
-  std::snprintf(b, sizeof b, "%016llx", (unsigned long long)h);
-  return b;
+  const std::string s = ss.str();
+  if ((off_t)s.size() != st.st_size) return "";
+  return cv::digestOf(s);
+}
+
+// The compile flags a stamped proof may be made with: include paths, macros, the language
+// standard, target and ISA selection, warnings and optimisation levels. Others (-include-pch,
+// -fmodules, --config, -ivfsoverlay, ...) make clang read files the stamp cannot follow.
+bool stampableFlag(const std::string &f) {
+  for (const char *p : {"-I", "-D", "-U", "-std=", "-m", "--target=", "-march=", "-O", "-W"})
+    if (f.rfind(p, 0) == 0 && f.size() > std::strlen(p)) return f.find_first_of("\n\r") == std::string::npos;
+  return false;
 }
 
 // The toolchain a proof depends on beyond the files it read: the Clang the front end parsed
@@ -73,12 +78,14 @@ std::string realPath(const std::string &p) {
 }
 
 // --check-stamp: whether `stamp`, written by a run with --stamp, is a current proof of `files`
-// (each one it proved), with `inputs` among its recorded inputs (the spec and header the proof
+// (each one it proved), with `inputs` among the files it records (the spec and header the proof
 // gate records), made with exactly `flags` (one `flag` line each, in order) by this verifier
-// binary on this toolchain, every obligation OK and no bounds-only helper honoured; and every
-// file it records (the proved sources, the inputs, every header the parse read) still has the
-// bytes it was proved with. The build's proof gate (verify/CMakeLists.txt) writes the stamp; the
-// verify.kernel.* tests ask this instead of proving the same bytes a second time.
+// binary on this toolchain, every obligation OK and no bounds-only helper honoured; every file it
+// records (the proved sources, the inputs, every header the parse read) still has the bytes it
+// was proved with; and parsing the files again with `flags` reads exactly the headers it records
+// (a header found first on the search path now, another libstdc++, would be other code). Files
+// are compared by real path. The build's proof gate (verify/CMakeLists.txt) writes the stamp;
+// the verify.kernel.* tests ask this instead of proving the same bytes a second time.
 // 0: a current proof (its kernel lines printed), 1: missing, failed, incomplete, stale or foreign.
 int checkStamp(const std::string &stamp, const std::vector<std::string> &files, const std::vector<std::string> &inputs,
                const std::vector<std::string> &flags) {
@@ -89,7 +96,9 @@ int checkStamp(const std::string &stamp, const std::vector<std::string> &files, 
     std::cerr << stamp << ": error: no proof stamp (build the project: its proof gate runs chapoly-verify and writes it)\n";
     return 1;
   }
-  std::vector<std::string> problems, kernels, proved, recordedInputs, recordedFlags;
+  std::vector<std::string> problems, kernels, recordedFlags;
+  std::set<std::string> proved, recordedInputs;
+  std::map<std::string, std::string> headers;  // real path -> digest
   std::string line, last;
   bool first = true, sawVerifier = false, sawToolchain = false;
   while (std::getline(in, line)) {
@@ -106,8 +115,10 @@ int checkStamp(const std::string &stamp, const std::vector<std::string> &files, 
       ls >> digest;
       std::string path;
       std::getline(ls >> std::ws, path);
-      if (tag == "proved") proved.push_back(path);
-      if (tag == "input") recordedInputs.push_back(path);
+      const std::string real = realPath(path);
+      if (tag == "proved") proved.insert(real);
+      if (tag == "input") recordedInputs.insert(real);
+      if (tag == "header") headers[real] = digest;
       const std::string now = fileDigest(path);
       if (now.empty()) problems.push_back(path + " is gone or unreadable");
       else if (now != digest) problems.push_back(path + " changed since it was proved");
@@ -127,6 +138,8 @@ int checkStamp(const std::string &stamp, const std::vector<std::string> &files, 
       problems.push_back("it honoured // chapoly-bounds-only markers (--allow-bounds-only): some helpers have no value proof");
     } else if (tag == "kernel") {
       kernels.push_back(line);
+    } else if (line != "end") {
+      problems.push_back("a line this verifier does not know: " + line);
     }
   }
   if (first) problems.push_back("it is empty");
@@ -140,10 +153,31 @@ int checkStamp(const std::string &stamp, const std::vector<std::string> &files, 
     problems.push_back("it was proved with the compile flags [" + was + " ] and these are [" + now + " ]");
   }
   for (const auto &f : files)
-    if (std::find(proved.begin(), proved.end(), f) == proved.end()) problems.push_back("it does not prove " + f);
+    if (!proved.count(realPath(f))) problems.push_back("it does not prove " + f);
   for (const auto &f : inputs)
-    if (std::find(recordedInputs.begin(), recordedInputs.end(), f) == recordedInputs.end())
-      problems.push_back("it does not record the input " + f);
+    if (!recordedInputs.count(realPath(f)) && !headers.count(realPath(f))) problems.push_back("it does not record the input " + f);
+  // The headers a parse reads now, against the ones the proof read.
+  if (problems.empty()) {
+    std::map<std::string, std::string> now;
+    for (const auto &f : files) {
+      cv::File file;
+      std::vector<cv::FrontendError> errs;
+      if (!cv::parseKernelFile(f, flags, file, errs)) {
+        problems.push_back(f + " does not parse with these flags now" + (errs.empty() ? "" : ": " + errs[0].msg));
+        continue;
+      }
+      for (const auto &r : file.readFiles)
+        if (!proved.count(r.path) && !recordedInputs.count(r.path)) now[r.path] = r.digest;
+    }
+    for (const auto &[path, digest] : now) {
+      auto it = headers.find(path);
+      if (it == headers.end()) problems.push_back("the parse now reads " + path + ", which the proof did not read");
+      else if (it->second != digest) problems.push_back("the parse reads other bytes of " + path + " than the proof did");
+    }
+    if (problems.empty())
+      for (const auto &[path, digest] : headers)
+        if (!now.count(path)) problems.push_back("the proof read " + path + ", which the parse no longer reads");
+  }
   if (!problems.empty()) {
     for (const auto &p : problems) std::cerr << stamp << ": error: not a current proof: " << p << "\n";
     std::cerr << stamp << ": remove it and build again (the proof gate then proves the kernels again)\n";
@@ -170,7 +204,7 @@ int main(int argc, char **argv) {
 
   CLI::App app{"chapoly-verify: Z3 proofs over the emitted chapoly kernels"};
   std::vector<std::string> files;
-  std::string jsonPath, textPath, stampPath, only, kernelOnly, checkStampPath;
+  std::string jsonPath, textPath, stampPath, only, kernelOnly, checkStampPath, depfilePath;
   unsigned timeoutMs = 10000;
   bool verbose = false, dumpTable = false, quiet = false, failFast = false;
   std::vector<std::string> stampInputs;
@@ -180,9 +214,12 @@ int main(int argc, char **argv) {
   app.add_option("--stamp", stampPath, "on success, write this proof stamp (removed on failure)");
   app.add_option("--stamp-input", stampInputs, "extra file recorded in the stamp (spec, header); with --check-stamp, a file the stamp must record")
       ->allow_extra_args(false);
+  app.add_option("--depfile", depfilePath,
+                 "with --stamp: also write a Makefile-style depfile, the stamp depending on every file the proof read "
+                 "(the build's proof gate re-runs when a system header changes)");
   app.add_option("--check-stamp", checkStampPath,
-                 "prove nothing: exit 0 if this stamp is a current proof of FILE... (same bytes, inputs, compile flags "
-                 "and verifier binary), else 1");
+                 "prove nothing: exit 0 if this stamp is a current proof of FILE... (the same bytes, inputs, headers "
+                 "read, compile flags, verifier binary and toolchain), else 1");
   app.add_option("--kernel", kernelOnly, "prove only this exported function");
   app.add_option("--obligation", only, "re-run one obligation: its number, LINE or KIND:LINE");
   app.add_option("--timeout-ms", timeoutMs, "per-query Z3 timeout in milliseconds")->check(CLI::PositiveNumber);
@@ -208,10 +245,10 @@ int main(int argc, char **argv) {
                 << in.semantics << "\n    side:  " << in.side << "\n";
     return 0;
   }
-  if (!checkStampPath.empty()) {
-    if (files.empty() || !stampPath.empty() || !only.empty() || !kernelOnly.empty() || allowBoundsOnly) {
-      std::cerr << "chapoly-verify: error: --check-stamp STAMP takes the proved files, --stamp-input and the -- flags "
-                   "(no --stamp, --kernel, --obligation or --allow-bounds-only)\n";
+  if (app.count("--check-stamp") > 0) {
+    if (checkStampPath.empty() || files.empty() || !stampPath.empty() || !only.empty() || !kernelOnly.empty() || allowBoundsOnly) {
+      std::cerr << "chapoly-verify: error: --check-stamp STAMP takes a stamp, the proved files, --stamp-input and the "
+                   "-- flags (no --stamp, --kernel, --obligation or --allow-bounds-only)\n";
       return 2;
     }
     return checkStamp(checkStampPath, files, stampInputs, flags);
@@ -232,6 +269,31 @@ int main(int argc, char **argv) {
   if (auto bad = cv::checkCompileFlags(flags); !bad.empty()) {
     for (const auto &m : bad) std::cerr << "chapoly-verify: error: " << m << "\n";
     return 2;
+  }
+  // A stamped proof: flags whose every file read the stamp can record, paths that fit its lines,
+  // and the inputs' bytes as they are before the proof starts (a later edit is a newer file).
+  std::map<std::string, std::string> inputDigest;
+  if (!stampPath.empty()) {
+    for (const auto &f : flags)
+      if (!stampableFlag(f)) {
+        std::cerr << "chapoly-verify: error: --stamp: the compile flag '" << f
+                  << "' is not one a stamped proof takes (-I -D -U -std= -m --target= -march= -O -W, each with its value "
+                     "joined): it could make clang read files the stamp does not record\n";
+        return 2;
+      }
+    for (const auto &f : files)
+      if (f.find_first_of("\n\r") != std::string::npos) {
+        std::cerr << "chapoly-verify: error: --stamp: a file name with a line break\n";
+        return 2;
+      }
+    for (const auto &f : stampInputs) {
+      const std::string d = f.find_first_of("\n\r") == std::string::npos ? fileDigest(f) : "";
+      if (d.empty()) {
+        std::cerr << "chapoly-verify: error: --stamp-input " << f << " is not a readable regular file (or its name has a line break)\n";
+        return 2;
+      }
+      inputDigest[realPath(f)] = d;
+    }
   }
   for (const auto &path : files) {
     struct stat st {};
@@ -255,7 +317,7 @@ int main(int argc, char **argv) {
   auto t0 = std::chrono::steady_clock::now();
   cv::Prover prover(timeoutMs);
   std::vector<cv::KernelResult> results;
-  std::set<std::string> headers;  // every file the parses read (the stamp's `header` lines)
+  std::map<std::string, std::string> readAll;  // every file the parses read: real path -> digest of the bytes parsed
   for (const auto &path : files) {
     cv::File file;
     std::vector<cv::FrontendError> errs;
@@ -264,7 +326,7 @@ int main(int argc, char **argv) {
         std::cerr << e.file << ":" << e.loc.line << ":" << e.loc.col << ": error: " << e.msg << "\n";
       return 2;
     }
-    headers.insert(file.readFiles.begin(), file.readFiles.end());
+    for (const auto &r : file.readFiles) readAll[r.path] = r.digest;
     // A bounds-only marker switches value proofs off: the generator never emits one, and in a
     // kernel it would be a bypass (found by the stop-29 review: a marked lane helper skipped its
     // checks), so only a run that asks for it (the hand-written samples) honours it.
@@ -369,28 +431,46 @@ int main(int argc, char **argv) {
       std::cerr << "chapoly-verify: error: cannot read this binary (/proc/self/exe) to record it in the stamp\n";
       return 2;
     }
-    std::set<std::string> provedReal, inputReal;
-    for (const auto &f : files) provedReal.insert(realPath(f));
-    for (const auto &f : stampInputs) inputReal.insert(realPath(f));
+    // The digests are of the bytes clang parsed (the inputs clang did not read, the spec: as they
+    // were before the proof began).
+    std::vector<std::string> lines;
+    std::set<std::string> own;
+    for (const auto &f : files) {
+      const std::string real = realPath(f);
+      auto it = readAll.find(real);
+      if (it == readAll.end() || it->second.empty()) {
+        std::cerr << "chapoly-verify: error: cannot record " << f << " in the stamp (not among the files the parse read)\n";
+        return 2;
+      }
+      lines.push_back("proved " + it->second + " " + f);
+      own.insert(real);
+    }
+    for (const auto &f : stampInputs) {
+      const std::string real = realPath(f);
+      auto it = readAll.find(real);
+      if (it != readAll.end() && it->second != inputDigest[real]) {
+        std::cerr << "chapoly-verify: error: " << f << " changed while it was being proved\n";
+        return 2;
+      }
+      lines.push_back("input  " + inputDigest[real] + " " + f);
+      own.insert(real);
+    }
+    // Every other file the parse read: the kernel's own header, the compiler's intrinsic headers,
+    // the C library's (a different immintrin.h or riscv_vector.h is other code).
+    for (const auto &[path, digest] : readAll) {
+      if (own.count(path)) continue;
+      if (digest.empty() || path.find_first_of("\n\r") != std::string::npos) {
+        std::cerr << "chapoly-verify: error: cannot record " << path << " (a file the parse read) in the stamp\n";
+        return 2;
+      }
+      lines.push_back("header " + digest + " " + path);
+    }
+    // Written whole to a temporary file, then renamed: a stamp is either complete (ending in
+    // "end") or absent.
     const std::string tmp = stampPath + ".tmp";
     std::ofstream st(tmp);
     st << "chapoly-verify proof stamp: all obligations OK\n";
-    auto record = [&](const char *tag, const std::string &f) {
-      const std::string d = fileDigest(f);
-      if (d.empty()) {
-        std::cerr << "chapoly-verify: error: cannot read " << f << " to record it in the stamp\n";
-        return false;
-      }
-      st << tag << " " << d << " " << f << "\n";
-      return true;
-    };
-    bool recorded = true;
-    for (const auto &f : files) recorded = recorded && record("proved", f);
-    for (const auto &f : stampInputs) recorded = recorded && record("input ", f);
-    // Every other file the parse read: the kernel's own header, the compiler's intrinsic headers,
-    // the C library's (a different immintrin.h or riscv_vector.h is other code).
-    for (const auto &f : headers)
-      if (!provedReal.count(f) && !inputReal.count(f)) recorded = recorded && record("header", f);
+    for (const auto &l : lines) st << l << "\n";
     // What made the proof: this binary, the toolchain, the compile flags (one line each).
     st << "verifier " << self << "\n";
     st << "toolchain " << toolchainLine() << "\n";
@@ -415,12 +495,33 @@ int main(int argc, char **argv) {
       st << "), " << bounds << " intermediate bounds\n";
     }
     st << "end\n";
-    const bool complete = recorded && written(st, tmp);
+    const bool complete = written(st, tmp);
     st.close();
     if (!complete || std::rename(tmp.c_str(), stampPath.c_str()) != 0) {
       if (complete) std::cerr << "chapoly-verify: error: cannot write " << stampPath << "\n";
       std::remove(tmp.c_str());
       return 2;
+    }
+    if (!depfilePath.empty()) {
+      // stamp: every file read (spaces escaped as Make and Ninja read them).
+      auto esc = [](const std::string &p) {
+        std::string o;
+        for (char ch : p) {
+          if (ch == ' ' || ch == '#' || ch == '\\') o += '\\';
+          if (ch == '$') o += '$';
+          o += ch;
+        }
+        return o;
+      };
+      std::ofstream d(depfilePath);
+      d << esc(stampPath) << ":";
+      for (const auto &[path, digest] : readAll) d << " \\\n  " << esc(path);
+      for (const auto &f : stampInputs) d << " \\\n  " << esc(f);
+      d << "\n";
+      if (!written(d, depfilePath)) {
+        std::remove(stampPath.c_str());
+        return 2;
+      }
     }
   }
   return 0;
