@@ -115,10 +115,10 @@ int checkStamp(const std::string &stamp, const std::vector<std::string> &files, 
       ls >> digest;
       std::string path;
       std::getline(ls >> std::ws, path);
-      const std::string real = realPath(path);
-      if (tag == "proved") proved.insert(real);
-      if (tag == "input") recordedInputs.insert(real);
-      if (tag == "header") headers[real] = digest;
+      const std::string real = realPath(path);  // ("" when it is gone: reported below, matches nothing)
+      if (!real.empty() && tag == "proved") proved.insert(real);
+      if (!real.empty() && tag == "input") recordedInputs.insert(real);
+      if (!real.empty() && tag == "header") headers[real] = digest;
       const std::string now = fileDigest(path);
       if (now.empty()) problems.push_back(path + " is gone or unreadable");
       else if (now != digest) problems.push_back(path + " changed since it was proved");
