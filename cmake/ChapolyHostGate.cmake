@@ -4,9 +4,12 @@
 # parse (emitted/CMakeLists.txt: CHAPOLY_FOREIGN_GATED_KERNELS), and writes
 # proofs/<family>.stamp. Here chapoly_add_proof_gate() defines the same target the native build
 # has, `chapoly_proof_gate`, which fails unless each gated family's host stamp exists, names the
-# very source file this build compiles, and is newer than that source, its header and its spec
-# (cmake/chapoly_check_host_stamp.cmake). So: build the host first (`cmake --build build`), then
-# the cross build; scripts/test.sh does both.
+# very source file this build compiles (cmake/chapoly_check_host_stamp.cmake: complete, not
+# bounds-only, newer than that source, its header and its spec) and is a current proof of it by
+# the host's own verifier (`chapoly-verify --check-stamp`: the same bytes, headers, flags,
+# verifier and toolchain). So: build the host first (`cmake --build build`), then the cross
+# build; scripts/test.sh does both.
+include(ChapolyProofArgs)
 function(chapoly_add_proof_gate)
   set(_checks)
   foreach(_k IN LISTS CHAPOLY_GATED_KERNELS)
@@ -17,6 +20,14 @@ function(chapoly_add_proof_gate)
          "-DSTAMP=${CHAPOLY_HOST_BUILD_DIR}/proofs/${_k}.stamp" "-DSRC=${_src}"
          "-DINPUTS=${_dir}/${_stem}.h;${CHAPOLY_KERNEL_${_k}_SPEC}" "-DKERNEL=${_k}"
          -P "${PROJECT_SOURCE_DIR}/cmake/chapoly_check_host_stamp.cmake")
+    chapoly_proof_flags(${_k} _flags)
+    chapoly_proof_inputs(${_k} _inputs)
+    set(_in)
+    foreach(_f IN LISTS _inputs)
+      list(APPEND _in --stamp-input "${_f}")
+    endforeach()
+    list(APPEND _checks COMMAND "${CHAPOLY_HOST_BUILD_DIR}/verify/chapoly-verify"
+         --check-stamp "${CHAPOLY_HOST_BUILD_DIR}/proofs/${_k}.stamp" ${_in} "${_src}" -- ${_flags})
   endforeach()
   if(NOT _checks)
     set(_checks COMMAND "${CMAKE_COMMAND}" -E echo "chapoly: no gated kernel family for ${CMAKE_SYSTEM_PROCESSOR}")
