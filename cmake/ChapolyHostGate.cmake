@@ -21,11 +21,7 @@ function(chapoly_add_proof_gate)
          "-DINPUTS=${_dir}/${_stem}.h;${CHAPOLY_KERNEL_${_k}_SPEC}" "-DKERNEL=${_k}"
          -P "${PROJECT_SOURCE_DIR}/cmake/chapoly_check_host_stamp.cmake")
     chapoly_proof_flags(${_k} _flags)
-    chapoly_proof_inputs(${_k} _inputs)
-    set(_in)
-    foreach(_f IN LISTS _inputs)
-      list(APPEND _in --stamp-input "${_f}")
-    endforeach()
+    chapoly_proof_input_args(${_k} _in)
     list(APPEND _checks COMMAND "${CHAPOLY_HOST_BUILD_DIR}/verify/chapoly-verify"
          --check-stamp "${CHAPOLY_HOST_BUILD_DIR}/proofs/${_k}.stamp" ${_in} "${_src}" -- ${_flags})
   endforeach()

@@ -30,3 +30,13 @@ function(chapoly_proof_inputs _k _out)
   endforeach()
   set(${_out} ${_in} PARENT_SCOPE)
 endfunction()
+
+# The same files as `--stamp-input FILE` arguments (for --stamp and --check-stamp alike).
+function(chapoly_proof_input_args _k _out)
+  chapoly_proof_inputs(${_k} _inputs)
+  set(_args)
+  foreach(_f IN LISTS _inputs)
+    list(APPEND _args --stamp-input "${_f}")
+  endforeach()
+  set(${_out} ${_args} PARENT_SCOPE)
+endfunction()
