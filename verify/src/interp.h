@@ -18,8 +18,8 @@
 //
 // and may override, by declaring a member of the same name: `execIf` and `execLoop` (a domain
 // that joins both branches of a condition it cannot decide, or proves a loop by its invariant:
-// scalar64.cpp), `onStatement` (where the walk is, for reports), and `loopLimit` /
-// `loopLimitMessage` (constant trip counts only: how many iterations before giving up).
+// scalar64.cpp), `onStatement` (where the walk is, for reports), and `loopLimit` (constant trip
+// counts only: how many iterations before giving up).
 // `allowsBreak` says whether break/continue are in the domain's dialect (the ChaCha20 helpers'
 // loops: symbolic.cpp) or a failure.
 //
@@ -56,14 +56,14 @@ struct Interp {
 
   static constexpr bool allowsBreak = false;
   int loopLimit() const { return 4096; }
-  std::string loopLimitMessage() const { return "loop does not end within 4096 iterations"; }
   void onStatement(const Stmt &) {}
 
   Derived &self() { return static_cast<Derived &>(*this); }
+  const Derived &self() const { return static_cast<const Derived &>(*this); }
 
   /// The slot of variable `var` as seen from the innermost frame.
   std::pair<int, int> key(int var) const {
-    const Var &v = self0().F.vars[(size_t)var];
+    const Var &v = self().F.vars[(size_t)var];
     if (v.isGlobal) return {0, var};
     const Frame &fr = frames.back();
     auto it = fr.refs.find(var);
@@ -86,7 +86,7 @@ struct Interp {
     const int ctx = it == ctxIds.end() ? (ctxIds[ck] = nextCtx++) : it->second;
     Frame fr{ctx, &fn, {}, false, Val{}};
     std::vector<std::pair<int, Val>> vals;
-    const File &F = self0().F;
+    const File &F = self().F;
     for (size_t i = 0; i < fn.params.size() && i < e.args.size(); ++i) {
       const int pv = fn.params[i];
       const Var &v = F.vars[(size_t)pv];
@@ -173,11 +173,9 @@ struct Interp {
       if (frames.back().returned) return;
       if (s.kind == Stmt::For && s.inc) self().eval(*s.inc);
     }
-    self().fail(s.loc, self().loopLimitMessage());
+    self().fail(s.loc, "loop does not end within " + std::to_string(self().loopLimit()) + " iterations");
   }
 
- private:
-  const Derived &self0() const { return static_cast<const Derived &>(*this); }
 };
 
 }  // namespace cv

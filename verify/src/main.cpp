@@ -49,12 +49,15 @@ std::string fileDigest(const std::string &path) {
   return cv::digestOf(s);
 }
 
+// Whether a name or flag would break a stamp's one-item-per-line format.
+bool hasLineBreak(const std::string &s) { return s.find_first_of("\n\r") != std::string::npos; }
+
 // The compile flags a stamped proof may be made with: include paths, macros, the language
 // standard, target and ISA selection, warnings and optimisation levels. Others (-include-pch,
 // -fmodules, --config, -ivfsoverlay, ...) make clang read files the stamp cannot follow.
 bool stampableFlag(const std::string &f) {
   for (const char *p : {"-I", "-D", "-U", "-std=", "-m", "--target=", "-march=", "-O", "-W"})
-    if (f.rfind(p, 0) == 0 && f.size() > std::strlen(p)) return f.find_first_of("\n\r") == std::string::npos;
+    if (f.rfind(p, 0) == 0 && f.size() > std::strlen(p)) return !hasLineBreak(f);
   return false;
 }
 
@@ -274,6 +277,11 @@ int main(int argc, char **argv) {
   // and the inputs' bytes as they are before the proof starts (a later edit is a newer file).
   std::map<std::string, std::string> inputDigest;
   if (!stampPath.empty()) {
+    if (!only.empty() || !kernelOnly.empty()) {
+      std::cerr << "chapoly-verify: error: a stamp needs every obligation of every kernel (drop "
+                   "--obligation/--kernel)\n";
+      return 2;
+    }
     for (const auto &f : flags)
       if (!stampableFlag(f)) {
         std::cerr << "chapoly-verify: error: --stamp: the compile flag '" << f
@@ -282,12 +290,12 @@ int main(int argc, char **argv) {
         return 2;
       }
     for (const auto &f : files)
-      if (f.find_first_of("\n\r") != std::string::npos) {
+      if (hasLineBreak(f)) {
         std::cerr << "chapoly-verify: error: --stamp: a file name with a line break\n";
         return 2;
       }
     for (const auto &f : stampInputs) {
-      const std::string d = f.find_first_of("\n\r") == std::string::npos ? fileDigest(f) : "";
+      const std::string d = hasLineBreak(f) ? "" : fileDigest(f);
       if (d.empty()) {
         std::cerr << "chapoly-verify: error: --stamp-input " << f << " is not a readable regular file (or its name has a line break)\n";
         return 2;
@@ -419,13 +427,6 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (!stampPath.empty()) {
-    if (!only.empty() || !kernelOnly.empty()) {
-      std::cerr << "chapoly-verify: error: a stamp needs every obligation of every kernel (drop "
-                   "--obligation/--kernel)\n";
-      return 2;
-    }
-    // Written whole to a temporary file, then renamed: a stamp is either complete (ending in
-    // "end") or absent.
     const std::string self = fileDigest("/proc/self/exe");
     if (self.empty()) {
       std::cerr << "chapoly-verify: error: cannot read this binary (/proc/self/exe) to record it in the stamp\n";
@@ -459,7 +460,7 @@ int main(int argc, char **argv) {
     // the C library's (a different immintrin.h or riscv_vector.h is other code).
     for (const auto &[path, digest] : readAll) {
       if (own.count(path)) continue;
-      if (digest.empty() || path.find_first_of("\n\r") != std::string::npos) {
+      if (digest.empty() || hasLineBreak(path)) {
         std::cerr << "chapoly-verify: error: cannot record " << path << " (a file the parse read) in the stamp\n";
         return 2;
       }

@@ -215,8 +215,6 @@ struct Eval : Interp<Eval, PV> {
   }
 
   // ---- statements (interp.h), with this evaluator's hooks ----
-  int loopLimit() const { return 4096; }
-  std::string loopLimitMessage() const { return "inner loop does not end within 4096 iterations"; }
   void declare(const Stmt &s) {
     const Var &v = F.vars[(size_t)s.var];
     if (v.ty.kind == Type::Array) {

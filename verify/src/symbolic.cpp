@@ -156,7 +156,6 @@ struct SymEval::Impl : Interp<SymEval::Impl, SVal> {
   // ---- statements (interp.h), with this evaluator's hooks ----
   static constexpr bool allowsBreak = true;  // (the ChaCha20 helpers' loops)
   int loopLimit() const { return 100000; }
-  std::string loopLimitMessage() const { return "loop does not terminate within 100000 iterations"; }
   void onStatement(const Stmt &s) {
     if (s.kind != Stmt::Block && frames.size() <= 1) at = s.loc;  // the helper's own statement
   }
