@@ -2054,13 +2054,18 @@ void chapoly_k_avx2_mul64_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, 
         poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct + (off - 512) + i * 16), load64_le(ct + (off - 512) + i * 16 + 8), 1);
       }
     }
-    // The last len % 512 bytes: one pass of four (up to 256 bytes) or eight blocks of keystream,
-    // xored in by words and bytes; whole ciphertext blocks, then the zero-padded partial one.
+    // The last len % 512 bytes: one block in general-purpose registers (up to 64 bytes), else one
+    // pass of four (up to 256 bytes) or eight blocks of keystream, xored in by words and bytes;
+    // whole ciphertext blocks, then the zero-padded partial one.
     if (off < len) {
       if (256 < (len - off)) {
         chacha20_lanes8(ks, key, nonce, ctr);
       } else {
-        chacha20_lanes4(ks, key, nonce, ctr);
+        if (64 < (len - off)) {
+          chacha20_lanes4(ks, key, nonce, ctr);
+        } else {
+          chacha20_block(ks, key, nonce, ctr);
+        }
       }
       const uint8_t *ct_tail = ct + off;
       for (size_t i = 0; i < (len - off) >> 3; ++i) {
@@ -2173,13 +2178,18 @@ void chapoly_k_avx2_mul64_open(uint8_t *pt, uint8_t tag[16], const uint8_t *ct, 
       off = off + 512;
       ctr = ctr + 8;
     }
-    // The last len % 512 bytes: one pass of four (up to 256 bytes) or eight blocks of keystream,
-    // xored in by words and bytes; whole ciphertext blocks, then the zero-padded partial one.
+    // The last len % 512 bytes: one block in general-purpose registers (up to 64 bytes), else one
+    // pass of four (up to 256 bytes) or eight blocks of keystream, xored in by words and bytes;
+    // whole ciphertext blocks, then the zero-padded partial one.
     if (off < len) {
       if (256 < (len - off)) {
         chacha20_lanes8(ks, key, nonce, ctr);
       } else {
-        chacha20_lanes4(ks, key, nonce, ctr);
+        if (64 < (len - off)) {
+          chacha20_lanes4(ks, key, nonce, ctr);
+        } else {
+          chacha20_block(ks, key, nonce, ctr);
+        }
       }
       const uint8_t *ct_tail = ct + off;
       // spec: spec/avx2_mul64.toml:31 poly1305.multiplier

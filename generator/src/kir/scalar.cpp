@@ -692,10 +692,12 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
     }
     std::vector<Stmt> tail;
     auto tks = [&](const char *fn) { return std::vector<Stmt>{eval(call(fn, {v("ks"), v("key"), v("nonce"), v("ctr")}))}; };
-    tail.push_back(if_(op("lt", {sz(256), op("subsz", {v("len"), v("off")})}), tks("chacha20_lanes8"), tks("chacha20_lanes4"), kBulk));
+    tail.push_back(if_(op("lt", {sz(256), op("subsz", {v("len"), v("off")})}), tks("chacha20_lanes8"),
+                       {if_(op("lt", {sz(64), op("subsz", {v("len"), v("off")})}), tks("chacha20_lanes4"), tks("chacha20_block"))}, kBulk));
     pass(tail, v("ks"), op("subsz", {v("len"), v("off")}));
-    b.push_back(comment("The last len % 512 bytes: one pass of four (up to 256 bytes) or eight blocks of keystream,\n"
-                        "xored in by words and bytes; whole ciphertext blocks, then the zero-padded partial one.", kBulk));
+    b.push_back(comment("The last len % 512 bytes: one block in general-purpose registers (up to 64 bytes), else one\n"
+                        "pass of four (up to 256 bytes) or eight blocks of keystream, xored in by words and bytes;\n"
+                        "whole ciphertext blocks, then the zero-padded partial one.", kBulk));
     b.push_back(if_(op("lt", {v("off"), v("len")}), std::move(tail), {}, kBulk));
     // Everything after the AAD so far is the path for len > 192: move it under the length test.
     for (size_t i = body_start; i < b.size(); ++i) longer.push_back(std::move(b[i]));
