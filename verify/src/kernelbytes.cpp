@@ -934,29 +934,39 @@ class Walker {
     // (chacha-round proves a loop that only computes carries its state from iteration to
     // iteration; its 20 rounds need the counted form: N times the body's double rounds = 10.)
     const bool counted = lay.trips > 0 && lay.trips * lay.ndr == 10;
-    std::vector<int> state;
+    // The rows (x4) and the words x0..x15 (x16); a mixed loop has both, each its own state.
+    std::vector<int> rows, words;
     if (lay.x4) {
       // (Rows by name: the function's reference parameters; local rows a<s>..d<s> are not kept.)
       for (const std::string &n : lay.rows)
         for (int p : curFn().params)
-          if (F.vars[(size_t)p].name == n && F.vars[(size_t)p].isRef) state.push_back(p);
-      if (state.size() != lay.rows.size()) state.clear();
-    } else if (lay.x16) {
+          if (F.vars[(size_t)p].name == n && F.vars[(size_t)p].isRef) rows.push_back(p);
+      if (rows.size() != lay.rows.size()) rows.clear();
+    }
+    if (lay.x16) {
       std::map<std::string, int> byName;
       for (int v : out)
         if (!decl.count(v)) byName[F.vars[(size_t)v].name] = v;
       for (int w = 0; w < 16; ++w) {
         auto it = byName.find("x" + std::to_string(w));
         if (it == byName.end()) {
-          state.clear();
+          words.clear();
           break;
         }
-        state.push_back(it->second);
+        words.push_back(it->second);
       }
     }
-    std::vector<Val> in;
-    for (int v : state) in.push_back(env.count(v) ? env[v] : Val{});
-    std::vector<Val> res = lay.x4 ? ksRounds4(in, where) : ksRounds16(in, where);
+    std::vector<int> state;
+    std::vector<Val> res;
+    for (const bool x4 : {true, false}) {
+      const std::vector<int> &st = x4 ? rows : words;
+      if ((x4 && !lay.x4) || (!x4 && !lay.x16)) continue;
+      std::vector<Val> in;
+      for (int v : st) in.push_back(env.count(v) ? env[v] : Val{});
+      std::vector<Val> r = x4 ? ksRounds4(in, where) : ksRounds16(in, where);
+      state.insert(state.end(), st.begin(), st.end());
+      res.insert(res.end(), r.begin(), r.end());
+    }
     if (!counted) res.assign(state.size(), lost(where + " is not a counted loop of 10 double rounds in all"));
     for (int v : out) {
       if (decl.count(v) || !env.count(v)) continue;

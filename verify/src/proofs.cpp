@@ -432,10 +432,29 @@ RoundLayout chachaRoundLayout(const File &f, const Function &fn, const Stmt &lp)
   // Row layout: 4 row vectors per state (a, b, c, d), one or more independent states whose rounds
   // are issued side by side; 8 rotations per state and double round.
   const size_t nstates = lay.rows.size() / 4;
-  lay.x4 = nstates >= 1 && lay.rows.size() % 4 == 0 && lay.rols % (8 * (int)nstates) == 0 &&
-           (countIntrinsic(*lp.then, "_mm512_shuffle_epi32") > 0 || countIntrinsic(*lp.then, "_mm256_shuffle_epi32") > 0);
-  lay.x16 = !lay.x4 && lay.rols % 32 == 0;
-  lay.ndr = lay.x4 ? lay.rols / (8 * (int)nstates) : lay.rols / 32;
+  // Word registers x0..x15: local vectors of the function the loop assigns, all sixteen.
+  std::set<std::string> words;
+  forEachExprIn(lp, [&](const Expr &x) {
+    if (x.kind != Expr::Assign || x.args.empty() || !x.args[0] || x.args[0]->kind != Expr::Var) return;
+    const Var &v = f.vars[(size_t)x.args[0]->var];
+    if (v.isParam || v.ty.kind != Type::Vec || v.name.size() < 2 || v.name.size() > 3 || v.name[0] != 'x' ||
+        v.name.find_first_not_of("0123456789", 1) != std::string::npos)
+      return;
+    if (std::stoi(v.name.substr(1)) < 16) words.insert(v.name);
+  });
+  const bool rowShuffles = countIntrinsic(*lp.then, "_mm512_shuffle_epi32") > 0 || countIntrinsic(*lp.then, "_mm256_shuffle_epi32") > 0;
+  // Mixed: one row state from the function's four 512-bit reference parameters beside the
+  // sixteen word registers, 8 + 32 rotations per double round.
+  bool rowRefs = lay.rows.size() == 4;
+  for (const std::string &r : lay.rows) {
+    bool ref = false;
+    for (int p : fn.params) ref = ref || (f.vars[(size_t)p].name == r && f.vars[(size_t)p].isRef);
+    rowRefs = rowRefs && ref;
+  }
+  lay.mixed = rowRefs && words.size() == 16 && rowShuffles && lay.rols % 40 == 0;
+  lay.x4 = lay.mixed || (nstates >= 1 && lay.rows.size() % 4 == 0 && lay.rols % (8 * (int)nstates) == 0 && rowShuffles);
+  lay.x16 = lay.mixed || (!lay.x4 && lay.rols % 32 == 0);
+  lay.ndr = lay.mixed ? lay.rols / 40 : lay.x4 ? lay.rols / (8 * (int)nstates) : lay.rols / 32;
   lay.pure = true;
   forEachExprIn(lp, [&](const Expr &x) {
     if (x.kind == Expr::Call || (x.kind == Expr::Intrin && (x.name.find("load") != std::string::npos || x.name.find("store") != std::string::npos)))
@@ -488,14 +507,20 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
                 std::to_string(ev.errorLoc().line) + ")";
         continue;
       }
-      std::vector<SVal> in(x4 ? rows.size() : 16), out(x4 ? rows.size() : 16);
+      // The state registers: the rows (x4), then the words x0..x15 (x16); a mixed loop has both.
+      std::vector<std::string> names;
+      if (x4) names = rows;
+      if (x16)
+        for (int k = 0; k < 16; ++k) names.push_back("x" + std::to_string(k));
+      const size_t nrows = x4 ? rows.size() : 0;
+      std::vector<SVal> in(names.size()), out(names.size());
       bool ok = true;
       // Where each iteration's state comes from: carried (every word read before the body sets
       // it: the last iteration's state) or fresh (every word set first: the fused chunk loop's
       // declarations, the same in each iteration).
       std::string restarts, carriedWord;
       for (size_t k = 0; k < in.size(); ++k) {
-        std::string n = x4 ? rows[k] : "x" + std::to_string(k);
+        const std::string &n = names[k];
         if (ev.input(n, in[k])) {
           if (carriedWord.empty()) carriedWord = n;
         } else if (ev.firstValue(n, in[k])) {
@@ -510,17 +535,19 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
       }
       // Word-sliced: one block per 32-bit lane (16 in zmm, 8 in ymm). Rows: one block per 128-bit
       // lane (4 in zmm, 2 in ymm).
-      const unsigned slices = ok && !x4 ? (unsigned)in[0].w.size() : 16;
+      const unsigned slices = ok && x16 ? (unsigned)in[nrows].w.size() : 16;
       const unsigned perRow = ok && x4 ? (unsigned)in[0].w.size() / 4 : 4;
       const std::string reg = perRow == 4 ? "zmm" : "ymm";
-      o.what = std::string(x4 ? "rows " + rows[0] + ".." + rows.back() +
-                                    (nstates == 1 ? " (" + std::to_string(perRow) + " blocks per " + reg + ")"
-                                                  : " (" + std::to_string(nstates) + " states of " + std::to_string(perRow) +
-                                                        " blocks per " + reg + ")")
-                              : "words x0..x15 (" + std::to_string(slices) + " blocks word-sliced in " +
-                                    (slices == 16 ? "zmm" : "ymm") + ")") +
-               ": " + std::to_string(ndr) + " double round(s) = RFC 8439 column + diagonal quarter rounds, in " +
-               fn.name;
+      const std::string rowsWhat = x4 ? "rows " + rows[0] + ".." + rows.back() +
+                                            (nstates == 1 ? " (" + std::to_string(perRow) + " blocks per " + reg + ")"
+                                                          : " (" + std::to_string(nstates) + " states of " + std::to_string(perRow) +
+                                                                " blocks per " + reg + ")")
+                                      : "";
+      const std::string wordsWhat = x16 ? "words x0..x15 (" + std::to_string(slices) + " blocks word-sliced in " +
+                                              (slices == 16 ? "zmm" : "ymm") + ")"
+                                        : "";
+      o.what = rowsWhat + (x4 && x16 ? " and " : "") + wordsWhat + ": " + std::to_string(ndr) +
+               " double round(s) = RFC 8439 column + diagonal quarter rounds, in " + fn.name;
       if (!ok) {
         o.res = Res::FAILED;
         o.cex = "the state registers are not all assigned as vectors in the loop";
@@ -555,17 +582,18 @@ void proveChacha(const File &f, const Function &kernel, Prover &prover, const Bo
         fprintf(stderr, "chacha %s:%u evaluated in %.0f ms\n", fn.name.c_str(), lp->loc.line, msSince(t0));
       std::vector<z3::expr> eqs;
       std::vector<std::pair<std::string, z3::expr>> shown;
-      unsigned blocks = x4 ? perRow * (unsigned)nstates : slices;
+      const unsigned rowBlocks = x4 ? perRow * (unsigned)nstates : 0;
+      const unsigned blocks = rowBlocks + (x16 ? slices : 0);
       for (unsigned b = 0; b < blocks; ++b) {
         std::vector<z3::expr> s, got;
         for (unsigned j = 0; j < 16; ++j) {
-          if (x4) {
+          if (b < rowBlocks) {
             // block b: state b/perRow, 128-bit lane b%perRow; row j/4 of that state holds words j.
             s.push_back(in[4 * (b / perRow) + j / 4].w[4 * (b % perRow) + j % 4]);
             got.push_back(out[4 * (b / perRow) + j / 4].w[4 * (b % perRow) + j % 4]);
           } else {
-            s.push_back(in[j].w[b]);
-            got.push_back(out[j].w[b]);
+            s.push_back(in[nrows + j].w[b - rowBlocks]);
+            got.push_back(out[nrows + j].w[b - rowBlocks]);
           }
           if (b == 0) shown.push_back({"word" + std::to_string(j), s.back()});
         }

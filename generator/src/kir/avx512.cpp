@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -504,6 +505,25 @@ struct Avx512 {
                            fmt::format("One {}-byte chunk of keystream from block ctr, XORed into out (no MAC work).", CH),
                            body));
     }
+    if (CW == 512) {
+      // The same chunk with the one-time key pass's rounds (one 4-block row state) in its loop.
+      std::vector<Param> ps = {P(Type::vref(512), "xa"), P(Type::vref(512), "xb"), P(Type::vref(512), "xc"),
+                               P(Type::vref(512), "xd"), P(kU8p, "out"), P(kU8c, "in")};
+      for (int k = 0; k < 16; ++k) ps.push_back(P(cv, fmt::format("s{}", k), 4));
+      ps.push_back(P(kU32, "ctr", 4));
+      std::vector<Stmt> body = rotconsts(CW);
+      body.push_back(set("s12", call("chacha20_bulk_ctr", {v("ctr")})));
+      for (int k = 0; k < 16; ++k) body.push_back(dl(cv, fmt::format("x{}", k), v(fmt::format("s{}", k))));
+      std::vector<Stmt> dr = lane_ops("chacha_dr_x4_one");
+      for (auto &x : lane_ops("chacha_dr_sliced")) dr.push_back(std::move(x));
+      body.push_back(forn(K::Int, "i", n(0), n(10), std::move(dr)));
+      body.push_back(fn("chacha20_bulk_finish", finish_args("", "", 0)));
+      out.push_back(helper("chacha20_bulk_chunk_key", Type::val(K::Void), ps,
+                           fmt::format("chacha20_bulk_chunk, and in the same loop the 20 rounds of the 4-block row state xa..xd (the\n"
+                                       "one-time key pass): two independent dependency chains side by side, where one after the\n"
+                                       "other each waits out its own latency (a seal of whole {}-byte chunks and a short tail).", CH),
+                           body));
+    }
     return out;
   }
   static std::vector<Expr> cat(std::vector<Expr> a, const std::vector<Expr> &b) {
@@ -878,11 +898,27 @@ struct Avx512 {
   }
   static Expr ctr_plus(const std::string &base, int k) { return k == 0 ? v(base) : o2("add32", v(base), n(k)); }
 
+  // s0..s15 declared and set by chacha20_bulk_init (the word-sliced input state, counter word 0).
+  std::vector<Stmt> bulk_state(bool init = true) const {
+    std::vector<Stmt> body;
+    for (int k = 0; k < 16; ++k) body.push_back(dl(cv, fmt::format("s{}", k)));
+    if (init) body.push_back(bulk_init());
+    return body;
+  }
+  Stmt bulk_init() const {
+    std::vector<Expr> a;
+    for (int k = 0; k < 16; ++k) a.push_back(v(fmt::format("s{}", k)));
+    return fn("chacha20_bulk_init", cat(a, {v("key"), v("nonce")}));
+  }
+
   // The fused loop over the nch whole chunks at out/in (encrypt: the MAC of chunk i-1's ciphertext
   // inside chunk i's rounds, the last chunk's after the loop; decrypt: chunk i's inside its own),
   // chunk 0 with block counter ctr0, then the settle of the Horner lanes into h. Reads h0..h2 (the
   // h so far, lane 0), nch, out, in, key, nonce, encrypt and the key powers of the caller.
-  std::vector<Stmt> fused_loops(Expr ctr0) const {
+  // caller_chunk0: where it holds the caller has set s0..s15 and encrypted chunk 0 already (the key
+  // pass inside chunk 0, chacha20_bulk_chunk_key); the caller then declares s0..s15 and this sets
+  // them and encrypts chunk 0 only where it does not hold.
+  std::vector<Stmt> fused_loops(Expr ctr0, std::optional<Expr> caller_chunk0 = std::nullopt) const {
     std::vector<Stmt> body;
     for (auto &x : pconsts({"ZERO", "M44", "M42", "M24", "HIBIT", "IDX"})) body.push_back(x);
     for (auto &x : rotconsts(CW)) body.push_back(x);
@@ -892,10 +928,11 @@ struct Avx512 {
                          "h so far, added into the first lane step", -9));
     body.push_back(polytemps());
     body.push_back(blank());
-    for (int k = 0; k < 16; ++k) body.push_back(dl(cv, fmt::format("s{}", k)));
     std::vector<Expr> init_args;
     for (int k = 0; k < 16; ++k) init_args.push_back(v(fmt::format("s{}", k)));
-    body.push_back(fn("chacha20_bulk_init", cat(init_args, {v("key"), v("nonce")})));
+    if (caller_chunk0) body.push_back(if1(op("lnot", {*caller_chunk0}), bulk_init()));
+    else
+      for (auto &x : bulk_state()) body.push_back(std::move(x));
     // One fused iteration over chunk i: the MAC of the chunk at mp woven into the rounds.
     auto fused_iter = [&](const std::string &mac_src, const std::string &mac_note) {
       std::vector<Stmt> it = {
@@ -908,7 +945,8 @@ struct Avx512 {
       it.push_back(fn("chacha20_bulk_finish", finish_args("i", "c12", CH)));
       return it;
     };
-    std::vector<Stmt> enc = {fn("chacha20_bulk_chunk", cat({v("out"), v("in")}, cat(init_args, {ctr0})))};
+    Stmt chunk0 = fn("chacha20_bulk_chunk", cat({v("out"), v("in")}, cat(init_args, {ctr0})));
+    std::vector<Stmt> enc = {caller_chunk0 ? if1(op("lnot", {*caller_chunk0}), std::move(chunk0)) : std::move(chunk0)};
     for (auto &x : invariant()) enc.push_back(x);
     enc.push_back(forn(K::Size, "i", n(1), v("nch"), fused_iter("out", "MAC: ciphertext of chunk i-1")));
     enc.push_back(comment("MAC of the last chunk's ciphertext."));
@@ -948,7 +986,8 @@ struct Avx512 {
   // made them). Two chains where they suffice: a tail of 4..7 blocks costs half the vector work of
   // four chains (what a CPU whose vector ALUs are the limit pays: Intel's two 512-bit ports), and
   // no more latency.
-  std::vector<Stmt> x4_pass16(std::vector<Expr> xc, const std::string &base, int first_y, Expr more, Expr two) const {
+  std::vector<Stmt> x4_pass16(std::vector<Expr> xc, const std::string &base, int first_y, Expr more, Expr two,
+                              std::vector<Stmt> one = {}) const {
     std::vector<Stmt> body = {dnames(zv, {"xa", "xb", "xc", "xd", "o0", "o1", "o2", "o3"}), dcl(zv, "zero", w("vzero", 512, {}))};
     std::vector<std::pair<std::string, Expr>> zs1, zs2;
     for (int k = 4; k < 12; ++k) zs1.push_back({fmt::format("o{}", k), v("zero")});
@@ -972,7 +1011,8 @@ struct Avx512 {
     pair.push_back(dmany(zv, keep({{"t", "y"}}), true));
     pair.push_back(fn("chacha20_x4_rounds2", vs({"xa", "xb", "xc", "xd", "ya", "yb", "yc", "yd"})));
     pair.push_back(blocks4(4, "y", "t"));
-    body.push_back(if_(std::move(more), four, {if_(std::move(two), pair, {fn("chacha20_x4_rounds", vs({"xa", "xb", "xc", "xd"}))})}));
+    if (one.empty()) one.push_back(fn("chacha20_x4_rounds", vs({"xa", "xb", "xc", "xd"})));
+    body.push_back(if_(std::move(more), four, {if_(std::move(two), pair, std::move(one))}));
     body.push_back(blocks_of("o", "x", "s"));
     return body;
   }
@@ -1028,16 +1068,33 @@ struct Avx512 {
           dcl(kSize, "tail_at", o2("mulsz", v("nch"), n(CH))),
           dcl(kSize, "tail", o2("subsz", v("len"), v("tail_at"))),
           dcl(kU32, "tail_ctr", c(K::U32, o2("addsz", n(1), o2("divsz", v("tail_at"), n(64))))),
-          comment("Key pass: block 0 (the one-time key) and the first tail blocks. A tail of 4 to 7 blocks gets\n"
-                  "7 of them here in two states side by side, a longer one 15 in four.")};
+          comment(CW == 512 ? "Key pass: block 0 (the one-time key) and the first tail blocks. A tail of 4 to 7 blocks gets\n"
+                             "7 of them here in two states side by side, a longer one 15 in four. A seal of whole chunks\n"
+                             "and a tail of at most 3 blocks runs this pass's rounds in chunk 0's loop instead (its\n"
+                             "keystream needs no MAC work): two latency chains at once, not one after the other."
+                           : "Key pass: block 0 (the one-time key) and the first tail blocks. A tail of 4 to 7 blocks gets\n"
+                             "7 of them here in two states side by side, a longer one 15 in four.")};
+      std::vector<Stmt> one;
+      if (CW == 512) {
+        // Seal of whole chunks and a tail of at most 3 blocks: chunk 0 needs no MAC work, so its rounds
+        // and the key pass's run in one loop (chacha20_bulk_chunk_key) instead of one after the other.
+        body.push_back(dcl(kInt, "key_in_chunk0", o2("land", o2("land", v("encrypt"), o2("gt", v("nch"), n(0))), o2("le", v("tail"), n(192))),
+                           "a seal of whole chunks, tail <= 3 blocks"));
+        for (auto &x : bulk_state(false)) body.push_back(std::move(x));
+        std::vector<Expr> a = vs({"xa", "xb", "xc", "xd", "out", "in"});
+        for (int k = 0; k < 16; ++k) a.push_back(v(fmt::format("s{}", k)));
+        a.push_back(n(1));
+        one.push_back(if_(v("key_in_chunk0"), {bulk_init(), fn("chacha20_bulk_chunk_key", std::move(a))},
+                          {fn("chacha20_x4_rounds", vs({"xa", "xb", "xc", "xd"}))}));
+      }
       for (auto &x : x4_pass16({n(0), ctr_plus("tail_ctr", 0), ctr_plus("tail_ctr", 1), ctr_plus("tail_ctr", 2)}, "tail_ctr", 3,
-                               o2("gt", v("tail"), n(448)), o2("gt", v("tail"), n(192))))
+                               o2("gt", v("tail"), n(448)), o2("gt", v("tail"), n(192)), std::move(one)))
         body.push_back(x);
       body.push_back(blank());
       for (auto &x : key_setup(rk, sk, otk)) body.push_back(x);
       body.push_back(absorb_call(v("aad"), v("aad_len"), 0));
       body.push_back(blank());
-      for (auto &x : fused_loops(n(1))) body.push_back(x);
+      for (auto &x : CW == 512 ? fused_loops(n(1), v("key_in_chunk0")) : fused_loops(n(1))) body.push_back(x);
       body.push_back(blank());
       body.push_back(comment(fmt::format("Tail: the last len % {} bytes.", CH)));
       body.push_back(if1(op("lnot", {v("encrypt")}), absorb_call(o2("offset", v("in"), v("tail_at")), v("tail"), 0)));
