@@ -687,9 +687,9 @@ static inline __attribute__((always_inline)) void chacha20_bulk_chunk(uint8_t *o
   chacha20_bulk_finish(out, in, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15);
 }
 
-// chacha20_bulk_chunk, and in the same loop the 20 rounds of the 4-block row state xa..xd (the
-// one-time key pass): two independent dependency chains side by side, where one after the
-// other each waits out its own latency (a seal of whole 1024-byte chunks and a short tail).
+// chacha20_bulk_chunk, and in the same loop the 20 rounds of the 4-block row state xa..xd (the one-time
+// key pass): independent dependency chains side by side, where one after the other each
+// waits out its own latency (a seal of whole 1024-byte chunks and a tail of at most 3 blocks).
 // chapoly-contract: {"role":"chacha20.lanes"}
 static inline __attribute__((always_inline)) void chacha20_bulk_chunk_key(__m512i &xa, __m512i &xb, __m512i &xc, __m512i &xd, uint8_t *out, const uint8_t *in,
     __m512i s0,
@@ -759,6 +759,210 @@ static inline __attribute__((always_inline)) void chacha20_bulk_chunk_key(__m512
     xb = _mm512_shuffle_epi32(xb, (_MM_PERM_ENUM)0x93);     // undo: row b words (3,0,1,2)
     xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
     xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x39);     // row d words (1,2,3,0)
+
+    x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+    x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+    x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+    x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+    x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+    x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+    x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+    x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+    x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+    x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+    x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+    x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+    x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+    x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+    x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+    x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+    x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+    x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+    x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+    x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+    x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+    x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+    x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+    x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+    x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
+    x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
+    x2 = _mm512_add_epi32(x2, x6);                          // QR(2,6,10,14): x2 += x6
+    x3 = _mm512_add_epi32(x3, x7);                          // QR(3,7,11,15): x3 += x7
+    x12 = _mm512_xor_si512(x12, x0);                        // x12 ^= x0
+    x13 = _mm512_xor_si512(x13, x1);                        // x13 ^= x1
+    x14 = _mm512_xor_si512(x14, x2);                        // x14 ^= x2
+    x15 = _mm512_xor_si512(x15, x3);                        // x15 ^= x3
+    x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+    x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+    x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+    x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+    x8 = _mm512_add_epi32(x8, x12);                         // QR(0,4,8,12): x8 += x12
+    x9 = _mm512_add_epi32(x9, x13);                         // QR(1,5,9,13): x9 += x13
+    x10 = _mm512_add_epi32(x10, x14);                       // QR(2,6,10,14): x10 += x14
+    x11 = _mm512_add_epi32(x11, x15);                       // QR(3,7,11,15): x11 += x15
+    x4 = _mm512_xor_si512(x4, x8);                          // x4 ^= x8
+    x5 = _mm512_xor_si512(x5, x9);                          // x5 ^= x9
+    x6 = _mm512_xor_si512(x6, x10);                         // x6 ^= x10
+    x7 = _mm512_xor_si512(x7, x11);                         // x7 ^= x11
+    x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+    x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+    x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+    x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+    x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+    x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+    x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+    x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+    x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+    x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+    x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+    x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+    x15 = _mm512_rol_epi32(x15, 16);                        // x15 <<<= 16
+    x12 = _mm512_rol_epi32(x12, 16);                        // x12 <<<= 16
+    x13 = _mm512_rol_epi32(x13, 16);                        // x13 <<<= 16
+    x14 = _mm512_rol_epi32(x14, 16);                        // x14 <<<= 16
+    x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+    x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+    x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+    x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+    x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+    x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+    x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+    x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+    x5 = _mm512_rol_epi32(x5, 12);                          // x5 <<<= 12
+    x6 = _mm512_rol_epi32(x6, 12);                          // x6 <<<= 12
+    x7 = _mm512_rol_epi32(x7, 12);                          // x7 <<<= 12
+    x4 = _mm512_rol_epi32(x4, 12);                          // x4 <<<= 12
+    x0 = _mm512_add_epi32(x0, x5);                          // QR(0,5,10,15): x0 += x5
+    x1 = _mm512_add_epi32(x1, x6);                          // QR(1,6,11,12): x1 += x6
+    x2 = _mm512_add_epi32(x2, x7);                          // QR(2,7,8,13): x2 += x7
+    x3 = _mm512_add_epi32(x3, x4);                          // QR(3,4,9,14): x3 += x4
+    x15 = _mm512_xor_si512(x15, x0);                        // x15 ^= x0
+    x12 = _mm512_xor_si512(x12, x1);                        // x12 ^= x1
+    x13 = _mm512_xor_si512(x13, x2);                        // x13 ^= x2
+    x14 = _mm512_xor_si512(x14, x3);                        // x14 ^= x3
+    x15 = _mm512_rol_epi32(x15, 8);                         // x15 <<<= 8
+    x12 = _mm512_rol_epi32(x12, 8);                         // x12 <<<= 8
+    x13 = _mm512_rol_epi32(x13, 8);                         // x13 <<<= 8
+    x14 = _mm512_rol_epi32(x14, 8);                         // x14 <<<= 8
+    x10 = _mm512_add_epi32(x10, x15);                       // QR(0,5,10,15): x10 += x15
+    x11 = _mm512_add_epi32(x11, x12);                       // QR(1,6,11,12): x11 += x12
+    x8 = _mm512_add_epi32(x8, x13);                         // QR(2,7,8,13): x8 += x13
+    x9 = _mm512_add_epi32(x9, x14);                         // QR(3,4,9,14): x9 += x14
+    x5 = _mm512_xor_si512(x5, x10);                         // x5 ^= x10
+    x6 = _mm512_xor_si512(x6, x11);                         // x6 ^= x11
+    x7 = _mm512_xor_si512(x7, x8);                          // x7 ^= x8
+    x4 = _mm512_xor_si512(x4, x9);                          // x4 ^= x9
+    x5 = _mm512_rol_epi32(x5, 7);                           // x5 <<<= 7
+    x6 = _mm512_rol_epi32(x6, 7);                           // x6 <<<= 7
+    x7 = _mm512_rol_epi32(x7, 7);                           // x7 <<<= 7
+    x4 = _mm512_rol_epi32(x4, 7);                           // x4 <<<= 7
+
+  }
+  chacha20_bulk_finish(out, in, x0, x1, x2, x3, x4, x5, x6, x7, x8, x9, x10, x11, x12, x13, x14, x15, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15);
+}
+
+// chacha20_bulk_chunk, and in the same loop the 20 rounds of the two 4-block row states xa..xd, ya..yd (the one-time
+// key pass): independent dependency chains side by side, where one after the other each
+// waits out its own latency (a seal of whole 1024-byte chunks and a tail of at most 7 blocks).
+// chapoly-contract: {"role":"chacha20.lanes"}
+static inline __attribute__((always_inline)) void chacha20_bulk_chunk_key2(__m512i &xa, __m512i &xb, __m512i &xc, __m512i &xd, __m512i &ya, __m512i &yb, __m512i &yc, __m512i &yd, uint8_t *out, const uint8_t *in,
+    __m512i s0,
+    __m512i s1,
+    __m512i s2,
+    __m512i s3,
+    __m512i s4,
+    __m512i s5,
+    __m512i s6,
+    __m512i s7,
+    __m512i s8,
+    __m512i s9,
+    __m512i s10,
+    __m512i s11,
+    __m512i s12,
+    __m512i s13,
+    __m512i s14,
+    __m512i s15,
+    uint32_t ctr)
+{
+
+  s12 = chacha20_bulk_ctr(ctr);
+  __m512i x0 = s0;
+  __m512i x1 = s1;
+  __m512i x2 = s2;
+  __m512i x3 = s3;
+  __m512i x4 = s4;
+  __m512i x5 = s5;
+  __m512i x6 = s6;
+  __m512i x7 = s7;
+  __m512i x8 = s8;
+  __m512i x9 = s9;
+  __m512i x10 = s10;
+  __m512i x11 = s11;
+  __m512i x12 = s12;
+  __m512i x13 = s13;
+  __m512i x14 = s14;
+  __m512i x15 = s15;
+  for (int i = 0; i < 10; ++i) {
+    xa = _mm512_add_epi32(xa, xb);                          // column rows: a += b
+    ya = _mm512_add_epi32(ya, yb);                          // column rows: a += b
+    xd = _mm512_xor_si512(xd, xa);                          // d ^= a
+    yd = _mm512_xor_si512(yd, ya);                          // d ^= a
+    xd = _mm512_rol_epi32(xd, 16);                          // d <<<= 16
+    yd = _mm512_rol_epi32(yd, 16);                          // d <<<= 16
+    xc = _mm512_add_epi32(xc, xd);                          // column rows: c += d
+    yc = _mm512_add_epi32(yc, yd);                          // column rows: c += d
+    xb = _mm512_xor_si512(xb, xc);                          // b ^= c
+    yb = _mm512_xor_si512(yb, yc);                          // b ^= c
+    xb = _mm512_rol_epi32(xb, 12);                          // b <<<= 12
+    yb = _mm512_rol_epi32(yb, 12);                          // b <<<= 12
+    xa = _mm512_add_epi32(xa, xb);                          // column rows: a += b
+    ya = _mm512_add_epi32(ya, yb);                          // column rows: a += b
+    xd = _mm512_xor_si512(xd, xa);                          // d ^= a
+    yd = _mm512_xor_si512(yd, ya);                          // d ^= a
+    xd = _mm512_rol_epi32(xd, 8);                           // d <<<= 8
+    yd = _mm512_rol_epi32(yd, 8);                           // d <<<= 8
+    xc = _mm512_add_epi32(xc, xd);                          // column rows: c += d
+    yc = _mm512_add_epi32(yc, yd);                          // column rows: c += d
+    xb = _mm512_xor_si512(xb, xc);                          // b ^= c
+    yb = _mm512_xor_si512(yb, yc);                          // b ^= c
+    xb = _mm512_rol_epi32(xb, 7);                           // b <<<= 7
+    yb = _mm512_rol_epi32(yb, 7);                           // b <<<= 7
+    xb = _mm512_shuffle_epi32(xb, (_MM_PERM_ENUM)0x39);     // diagonalise: row b words (1,2,3,0)
+    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
+    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x93);     // row d words (3,0,1,2)
+    yb = _mm512_shuffle_epi32(yb, (_MM_PERM_ENUM)0x39);     // diagonalise: row b words (1,2,3,0)
+    yc = _mm512_shuffle_epi32(yc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
+    yd = _mm512_shuffle_epi32(yd, (_MM_PERM_ENUM)0x93);     // row d words (3,0,1,2)
+    xa = _mm512_add_epi32(xa, xb);                          // diagonal rows: a += b
+    ya = _mm512_add_epi32(ya, yb);                          // diagonal rows: a += b
+    xd = _mm512_xor_si512(xd, xa);                          // d ^= a
+    yd = _mm512_xor_si512(yd, ya);                          // d ^= a
+    xd = _mm512_rol_epi32(xd, 16);                          // d <<<= 16
+    yd = _mm512_rol_epi32(yd, 16);                          // d <<<= 16
+    xc = _mm512_add_epi32(xc, xd);                          // diagonal rows: c += d
+    yc = _mm512_add_epi32(yc, yd);                          // diagonal rows: c += d
+    xb = _mm512_xor_si512(xb, xc);                          // b ^= c
+    yb = _mm512_xor_si512(yb, yc);                          // b ^= c
+    xb = _mm512_rol_epi32(xb, 12);                          // b <<<= 12
+    yb = _mm512_rol_epi32(yb, 12);                          // b <<<= 12
+    xa = _mm512_add_epi32(xa, xb);                          // diagonal rows: a += b
+    ya = _mm512_add_epi32(ya, yb);                          // diagonal rows: a += b
+    xd = _mm512_xor_si512(xd, xa);                          // d ^= a
+    yd = _mm512_xor_si512(yd, ya);                          // d ^= a
+    xd = _mm512_rol_epi32(xd, 8);                           // d <<<= 8
+    yd = _mm512_rol_epi32(yd, 8);                           // d <<<= 8
+    xc = _mm512_add_epi32(xc, xd);                          // diagonal rows: c += d
+    yc = _mm512_add_epi32(yc, yd);                          // diagonal rows: c += d
+    xb = _mm512_xor_si512(xb, xc);                          // b ^= c
+    yb = _mm512_xor_si512(yb, yc);                          // b ^= c
+    xb = _mm512_rol_epi32(xb, 7);                           // b <<<= 7
+    yb = _mm512_rol_epi32(yb, 7);                           // b <<<= 7
+    xb = _mm512_shuffle_epi32(xb, (_MM_PERM_ENUM)0x93);     // undo: row b words (3,0,1,2)
+    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
+    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x39);     // row d words (1,2,3,0)
+    yb = _mm512_shuffle_epi32(yb, (_MM_PERM_ENUM)0x93);     // undo: row b words (3,0,1,2)
+    yc = _mm512_shuffle_epi32(yc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
+    yd = _mm512_shuffle_epi32(yd, (_MM_PERM_ENUM)0x39);     // row d words (1,2,3,0)
 
     x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
     x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
@@ -1322,9 +1526,9 @@ static inline __attribute__((always_inline)) void aead_bulk(uint8_t *out, uint8_
   const uint32_t tail_ctr = (uint32_t)(1 + tail_at / 64);
   // Key pass: block 0 (the one-time key) and the first tail blocks. A tail of 4 to 7 blocks gets
   // 7 of them here in two states side by side, a longer one 15 in four. A seal of whole chunks
-  // and a tail of at most 3 blocks runs this pass's rounds in chunk 0's loop instead (its
-  // keystream needs no MAC work): two latency chains at once, not one after the other.
-  const int key_in_chunk0 = encrypt && nch > 0 && tail <= 192;  // a seal of whole chunks, tail <= 3 blocks
+  // and a tail of at most 7 blocks runs this pass's rounds in chunk 0's loop instead (its
+  // keystream needs no MAC work): the latency chains at once, not one after the other.
+  const int key_in_chunk0 = encrypt && nch > 0 && tail <= 448;  // a seal of whole chunks, tail <= 7 blocks
   __m512i s0;
   __m512i s1;
   __m512i s2;
@@ -1362,7 +1566,12 @@ static inline __attribute__((always_inline)) void aead_bulk(uint8_t *out, uint8_
       __m512i ya, yb, yc, yd;
       chacha20_x4_init(ya, yb, yc, yd, key, nonce, chacha20_x4_ctr(tail_ctr + 3, tail_ctr + 4, tail_ctr + 5, tail_ctr + 6));
       const __m512i ta = ya, tb = yb, tc = yc, td = yd;
-      chacha20_x4_rounds2(xa, xb, xc, xd, ya, yb, yc, yd);
+      if (key_in_chunk0) {
+        chacha20_bulk_init(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, key, nonce);
+        chacha20_bulk_chunk_key2(xa, xb, xc, xd, ya, yb, yc, yd, out, in, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, 1);
+      } else {
+        chacha20_x4_rounds2(xa, xb, xc, xd, ya, yb, yc, yd);
+      }
       chacha20_x4_blocks(o4, o5, o6, o7, ya, yb, yc, yd, ta, tb, tc, td);
     } else {
       if (key_in_chunk0) {

@@ -443,18 +443,19 @@ RoundLayout chachaRoundLayout(const File &f, const Function &fn, const Stmt &lp)
     if (std::stoi(v.name.substr(1)) < 16) words.insert(v.name);
   });
   const bool rowShuffles = countIntrinsic(*lp.then, "_mm512_shuffle_epi32") > 0 || countIntrinsic(*lp.then, "_mm256_shuffle_epi32") > 0;
-  // Mixed: one row state from the function's four 512-bit reference parameters beside the
-  // sixteen word registers, 8 + 32 rotations per double round.
-  bool rowRefs = lay.rows.size() == 4;
+  // Mixed: row states from the function's 512-bit reference parameters (four per state) beside
+  // the sixteen word registers, 8 per state + 32 rotations per double round.
+  bool rowRefs = nstates >= 1 && lay.rows.size() % 4 == 0;
   for (const std::string &r : lay.rows) {
     bool ref = false;
     for (int p : fn.params) ref = ref || (f.vars[(size_t)p].name == r && f.vars[(size_t)p].isRef);
     rowRefs = rowRefs && ref;
   }
-  lay.mixed = rowRefs && words.size() == 16 && rowShuffles && lay.rols % 40 == 0;
+  const int mixedPerDr = 8 * (int)nstates + 32;
+  lay.mixed = rowRefs && words.size() == 16 && rowShuffles && lay.rols % mixedPerDr == 0;
   lay.x4 = lay.mixed || (nstates >= 1 && lay.rows.size() % 4 == 0 && lay.rols % (8 * (int)nstates) == 0 && rowShuffles);
   lay.x16 = lay.mixed || (!lay.x4 && lay.rols % 32 == 0);
-  lay.ndr = lay.mixed ? lay.rols / 40 : lay.x4 ? lay.rols / (8 * (int)nstates) : lay.rols / 32;
+  lay.ndr = lay.mixed ? lay.rols / mixedPerDr : lay.x4 ? lay.rols / (8 * (int)nstates) : lay.rols / 32;
   lay.pure = true;
   forEachExprIn(lp, [&](const Expr &x) {
     if (x.kind == Expr::Call || (x.kind == Expr::Intrin && (x.name.find("load") != std::string::npos || x.name.find("store") != std::string::npos)))

@@ -505,25 +505,32 @@ struct Avx512 {
                            fmt::format("One {}-byte chunk of keystream from block ctr, XORed into out (no MAC work).", CH),
                            body));
     }
-    if (CW == 512) {
-      // The same chunk with the one-time key pass's rounds (one 4-block row state) in its loop.
-      std::vector<Param> ps = {P(Type::vref(512), "xa"), P(Type::vref(512), "xb"), P(Type::vref(512), "xc"),
-                               P(Type::vref(512), "xd"), P(kU8p, "out"), P(kU8c, "in")};
-      for (int k = 0; k < 16; ++k) ps.push_back(P(cv, fmt::format("s{}", k), 4));
-      ps.push_back(P(kU32, "ctr", 4));
-      std::vector<Stmt> body = rotconsts(CW);
-      body.push_back(set("s12", call("chacha20_bulk_ctr", {v("ctr")})));
-      for (int k = 0; k < 16; ++k) body.push_back(dl(cv, fmt::format("x{}", k), v(fmt::format("s{}", k))));
-      std::vector<Stmt> dr = lane_ops("chacha_dr_x4_one");
-      for (auto &x : lane_ops("chacha_dr_sliced")) dr.push_back(std::move(x));
-      body.push_back(forn(K::Int, "i", n(0), n(10), std::move(dr)));
-      body.push_back(fn("chacha20_bulk_finish", finish_args("", "", 0)));
-      out.push_back(helper("chacha20_bulk_chunk_key", Type::val(K::Void), ps,
-                           fmt::format("chacha20_bulk_chunk, and in the same loop the 20 rounds of the 4-block row state xa..xd (the\n"
-                                       "one-time key pass): two independent dependency chains side by side, where one after the\n"
-                                       "other each waits out its own latency (a seal of whole {}-byte chunks and a short tail).", CH),
-                           body));
-    }
+    if (CW == 512)
+      for (int nst : {1, 2}) {
+        // The same chunk with the one-time key pass's rounds (one or two 4-block row states) in its loop.
+        std::vector<Param> ps;
+        for (const char *st : {"x", "y"})
+          if (st[0] == 'x' || nst == 2)
+            for (char r : {'a', 'b', 'c', 'd'}) ps.push_back(P(Type::vref(512), fmt::format("{}{}", st, r)));
+        ps.push_back(P(kU8p, "out"));
+        ps.push_back(P(kU8c, "in"));
+        for (int k = 0; k < 16; ++k) ps.push_back(P(cv, fmt::format("s{}", k), 4));
+        ps.push_back(P(kU32, "ctr", 4));
+        std::vector<Stmt> body = rotconsts(CW);
+        body.push_back(set("s12", call("chacha20_bulk_ctr", {v("ctr")})));
+        for (int k = 0; k < 16; ++k) body.push_back(dl(cv, fmt::format("x{}", k), v(fmt::format("s{}", k))));
+        std::vector<Stmt> dr = lane_ops(nst == 1 ? "chacha_dr_x4_one" : "chacha_dr_x4_two");
+        for (auto &x : lane_ops("chacha_dr_sliced")) dr.push_back(std::move(x));
+        body.push_back(forn(K::Int, "i", n(0), n(10), std::move(dr)));
+        body.push_back(fn("chacha20_bulk_finish", finish_args("", "", 0)));
+        out.push_back(helper(nst == 1 ? "chacha20_bulk_chunk_key" : "chacha20_bulk_chunk_key2", Type::val(K::Void), ps,
+                             fmt::format("chacha20_bulk_chunk, and in the same loop the 20 rounds of {} (the one-time\n"
+                                         "key pass): independent dependency chains side by side, where one after the other each\n"
+                                         "waits out its own latency (a seal of whole {}-byte chunks and a tail of at most {} blocks).",
+                                         nst == 1 ? "the 4-block row state xa..xd" : "the two 4-block row states xa..xd, ya..yd", CH,
+                                         nst == 1 ? 3 : 7),
+                             body));
+      }
     return out;
   }
   static std::vector<Expr> cat(std::vector<Expr> a, const std::vector<Expr> &b) {
@@ -987,7 +994,7 @@ struct Avx512 {
   // four chains (what a CPU whose vector ALUs are the limit pays: Intel's two 512-bit ports), and
   // no more latency.
   std::vector<Stmt> x4_pass16(std::vector<Expr> xc, const std::string &base, int first_y, Expr more, Expr two,
-                              std::vector<Stmt> one = {}) const {
+                              std::vector<Stmt> one = {}, std::vector<Stmt> two_rounds = {}) const {
     std::vector<Stmt> body = {dnames(zv, {"xa", "xb", "xc", "xd", "o0", "o1", "o2", "o3"}), dcl(zv, "zero", w("vzero", 512, {}))};
     std::vector<std::pair<std::string, Expr>> zs1, zs2;
     for (int k = 4; k < 12; ++k) zs1.push_back({fmt::format("o{}", k), v("zero")});
@@ -1009,7 +1016,8 @@ struct Avx512 {
     std::vector<Stmt> pair = {dnames(zv, {"ya", "yb", "yc", "yd"})};
     pair.push_back(x4_init("y", {ctr_plus(base, first_y), ctr_plus(base, first_y + 1), ctr_plus(base, first_y + 2), ctr_plus(base, first_y + 3)}));
     pair.push_back(dmany(zv, keep({{"t", "y"}}), true));
-    pair.push_back(fn("chacha20_x4_rounds2", vs({"xa", "xb", "xc", "xd", "ya", "yb", "yc", "yd"})));
+    if (two_rounds.empty()) two_rounds.push_back(fn("chacha20_x4_rounds2", vs({"xa", "xb", "xc", "xd", "ya", "yb", "yc", "yd"})));
+    for (auto &x : two_rounds) pair.push_back(std::move(x));
     pair.push_back(blocks4(4, "y", "t"));
     if (one.empty()) one.push_back(fn("chacha20_x4_rounds", vs({"xa", "xb", "xc", "xd"})));
     body.push_back(if_(std::move(more), four, {if_(std::move(two), pair, std::move(one))}));
@@ -1070,25 +1078,30 @@ struct Avx512 {
           dcl(kU32, "tail_ctr", c(K::U32, o2("addsz", n(1), o2("divsz", v("tail_at"), n(64))))),
           comment(CW == 512 ? "Key pass: block 0 (the one-time key) and the first tail blocks. A tail of 4 to 7 blocks gets\n"
                              "7 of them here in two states side by side, a longer one 15 in four. A seal of whole chunks\n"
-                             "and a tail of at most 3 blocks runs this pass's rounds in chunk 0's loop instead (its\n"
-                             "keystream needs no MAC work): two latency chains at once, not one after the other."
+                             "and a tail of at most 7 blocks runs this pass's rounds in chunk 0's loop instead (its\n"
+                             "keystream needs no MAC work): the latency chains at once, not one after the other."
                            : "Key pass: block 0 (the one-time key) and the first tail blocks. A tail of 4 to 7 blocks gets\n"
                              "7 of them here in two states side by side, a longer one 15 in four.")};
-      std::vector<Stmt> one;
+      std::vector<Stmt> one, two_rounds;
       if (CW == 512) {
         // Seal of whole chunks and a tail of at most 3 blocks: chunk 0 needs no MAC work, so its rounds
         // and the key pass's run in one loop (chacha20_bulk_chunk_key) instead of one after the other.
-        body.push_back(dcl(kInt, "key_in_chunk0", o2("land", o2("land", v("encrypt"), o2("gt", v("nch"), n(0))), o2("le", v("tail"), n(192))),
-                           "a seal of whole chunks, tail <= 3 blocks"));
+        body.push_back(dcl(kInt, "key_in_chunk0", o2("land", o2("land", v("encrypt"), o2("gt", v("nch"), n(0))), o2("le", v("tail"), n(448))),
+                           "a seal of whole chunks, tail <= 7 blocks"));
         for (auto &x : bulk_state(false)) body.push_back(std::move(x));
-        std::vector<Expr> a = vs({"xa", "xb", "xc", "xd", "out", "in"});
-        for (int k = 0; k < 16; ++k) a.push_back(v(fmt::format("s{}", k)));
-        a.push_back(n(1));
-        one.push_back(if_(v("key_in_chunk0"), {bulk_init(), fn("chacha20_bulk_chunk_key", std::move(a))},
+        auto in_chunk0 = [&](const char *helper_name, std::vector<Expr> a) {
+          for (const char *x : {"out", "in"}) a.push_back(v(x));
+          for (int k = 0; k < 16; ++k) a.push_back(v(fmt::format("s{}", k)));
+          a.push_back(n(1));
+          return std::vector<Stmt>{bulk_init(), fn(helper_name, std::move(a))};
+        };
+        one.push_back(if_(v("key_in_chunk0"), in_chunk0("chacha20_bulk_chunk_key", vs({"xa", "xb", "xc", "xd"})),
                           {fn("chacha20_x4_rounds", vs({"xa", "xb", "xc", "xd"}))}));
+        two_rounds.push_back(if_(v("key_in_chunk0"), in_chunk0("chacha20_bulk_chunk_key2", vs({"xa", "xb", "xc", "xd", "ya", "yb", "yc", "yd"})),
+                                 {fn("chacha20_x4_rounds2", vs({"xa", "xb", "xc", "xd", "ya", "yb", "yc", "yd"}))}));
       }
       for (auto &x : x4_pass16({n(0), ctr_plus("tail_ctr", 0), ctr_plus("tail_ctr", 1), ctr_plus("tail_ctr", 2)}, "tail_ctr", 3,
-                               o2("gt", v("tail"), n(448)), o2("gt", v("tail"), n(192)), std::move(one)))
+                               o2("gt", v("tail"), n(448)), o2("gt", v("tail"), n(192)), std::move(one), std::move(two_rounds)))
         body.push_back(x);
       body.push_back(blank());
       for (auto &x : key_setup(rk, sk, otk)) body.push_back(x);
