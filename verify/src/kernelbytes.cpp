@@ -964,6 +964,8 @@ class Walker {
       std::vector<Val> in;
       for (int v : st) in.push_back(env.count(v) ? env[v] : Val{});
       std::vector<Val> r = x4 ? ksRounds4(in, where) : ksRounds16(in, where);
+      // (One result per state variable, or the layouts would shift onto each other's variables.)
+      if (r.size() != st.size()) r.assign(st.size(), lost(where + " has a state whose variables are not whole 4-row states or all 16 words"));
       state.insert(state.end(), st.begin(), st.end());
       res.insert(res.end(), r.begin(), r.end());
     }

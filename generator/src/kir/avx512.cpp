@@ -1083,16 +1083,18 @@ struct Avx512 {
                            : "Key pass: block 0 (the one-time key) and the first tail blocks. A tail of 4 to 7 blocks gets\n"
                              "7 of them here in two states side by side, a longer one 15 in four.")};
       std::vector<Stmt> one, two_rounds;
+      const Expr chunk0_ctr = n(1);  // chunk 0's first block: block 0 is the one-time key
       if (CW == 512) {
-        // Seal of whole chunks and a tail of at most 3 blocks: chunk 0 needs no MAC work, so its rounds
-        // and the key pass's run in one loop (chacha20_bulk_chunk_key) instead of one after the other.
+        // Seal of whole chunks and a tail of at most 7 blocks: chunk 0 needs no MAC work, so its rounds
+        // and the key pass's one or two row states run in one loop (chacha20_bulk_chunk_key, _key2)
+        // instead of one after the other.
         body.push_back(dcl(kInt, "key_in_chunk0", o2("land", o2("land", v("encrypt"), o2("gt", v("nch"), n(0))), o2("le", v("tail"), n(448))),
                            "a seal of whole chunks, tail <= 7 blocks"));
         for (auto &x : bulk_state(false)) body.push_back(std::move(x));
         auto in_chunk0 = [&](const char *helper_name, std::vector<Expr> a) {
           for (const char *x : {"out", "in"}) a.push_back(v(x));
           for (int k = 0; k < 16; ++k) a.push_back(v(fmt::format("s{}", k)));
-          a.push_back(n(1));
+          a.push_back(chunk0_ctr);
           return std::vector<Stmt>{bulk_init(), fn(helper_name, std::move(a))};
         };
         one.push_back(if_(v("key_in_chunk0"), in_chunk0("chacha20_bulk_chunk_key", vs({"xa", "xb", "xc", "xd"})),
@@ -1107,7 +1109,7 @@ struct Avx512 {
       for (auto &x : key_setup(rk, sk, otk)) body.push_back(x);
       body.push_back(absorb_call(v("aad"), v("aad_len"), 0));
       body.push_back(blank());
-      for (auto &x : CW == 512 ? fused_loops(n(1), v("key_in_chunk0")) : fused_loops(n(1))) body.push_back(x);
+      for (auto &x : CW == 512 ? fused_loops(chunk0_ctr, v("key_in_chunk0")) : fused_loops(chunk0_ctr)) body.push_back(x);
       body.push_back(blank());
       body.push_back(comment(fmt::format("Tail: the last len % {} bytes.", CH)));
       body.push_back(if1(op("lnot", {v("encrypt")}), absorb_call(o2("offset", v("in"), v("tail_at")), v("tail"), 0)));
