@@ -956,26 +956,25 @@ class Walker {
         words.push_back(it->second);
       }
     }
-    std::vector<int> state;
-    std::vector<Val> res;
-    for (const bool x4 : {true, false}) {
-      const std::vector<int> &st = x4 ? rows : words;
-      if ((x4 && !lay.x4) || (!x4 && !lay.x16)) continue;
+    // Each layout's 20-round state, one result per state variable (or the layouts would shift
+    // onto each other's variables), read before anything below overwrites the entry values.
+    std::vector<std::pair<int, Val>> res;
+    auto rounds = [&](const std::vector<int> &st, bool x4) {
       std::vector<Val> in;
       for (int v : st) in.push_back(env.count(v) ? env[v] : Val{});
       std::vector<Val> r = x4 ? ksRounds4(in, where) : ksRounds16(in, where);
-      // (One result per state variable, or the layouts would shift onto each other's variables.)
+      if (!counted) r.assign(st.size(), lost(where + " is not a counted loop of 10 double rounds in all"));
       if (r.size() != st.size()) r.assign(st.size(), lost(where + " has a state whose variables are not whole 4-row states or all 16 words"));
-      state.insert(state.end(), st.begin(), st.end());
-      res.insert(res.end(), r.begin(), r.end());
-    }
-    if (!counted) res.assign(state.size(), lost(where + " is not a counted loop of 10 double rounds in all"));
+      for (size_t k = 0; k < st.size(); ++k) res.push_back({st[k], r[k]});
+    };
+    rounds(rows, true);
+    rounds(words, false);
     for (int v : out) {
       if (decl.count(v) || !env.count(v)) continue;
       const Type &t = F.vars[(size_t)v].ty;
       env[v] = t.kind == Type::Int || t.kind == Type::Bool || t.kind == Type::Mask ? intV(trunc(unknown("round"), t.bits ? t.bits : 64)) : lost(where + " assigns it");
     }
-    for (size_t k = 0; k < state.size() && k < res.size(); ++k) env[state[k]] = res[k];
+    for (auto &[v, val] : res) env[v] = val;
     return true;
   }
   // The fused chunk loop's body: x0..x15 declared at its top level before any read of a variable

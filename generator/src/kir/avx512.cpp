@@ -492,45 +492,31 @@ struct Avx512 {
                                        "whole {}-byte chunk.", CH),
                            body));
     }
-    {
-      std::vector<Param> ps = {P(kU8p, "out"), P(kU8c, "in")};
+    // One chunk of keystream (nst = 0); with nst = 1 or 2 the one-time key pass's row states (4
+    // blocks each) run their rounds in the same loop (only where chunk and rows share zmm width).
+    for (int nst = 0; nst <= (CW == 512 ? 2 : 0); ++nst) {
+      std::vector<Param> ps;
+      for (const std::string &r : x4_rows(nst)) ps.push_back(P(Type::vref(512), r));
+      ps.push_back(P(kU8p, "out"));
+      ps.push_back(P(kU8c, "in"));
       for (int k = 0; k < 16; ++k) ps.push_back(P(cv, fmt::format("s{}", k), 4));
       ps.push_back(P(kU32, "ctr", 4));
       std::vector<Stmt> body = rotconsts(CW);
       body.push_back(set("s12", call("chacha20_bulk_ctr", {v("ctr")})));
       for (int k = 0; k < 16; ++k) body.push_back(dl(cv, fmt::format("x{}", k), v(fmt::format("s{}", k))));
-      body.push_back(forn(K::Int, "i", n(0), n(10), lane_ops("chacha_dr_sliced")));
+      std::vector<Stmt> dr = nst == 0 ? std::vector<Stmt>{} : lane_ops(nst == 1 ? "chacha_dr_x4_one" : "chacha_dr_x4_two");
+      for (auto &x : lane_ops("chacha_dr_sliced")) dr.push_back(std::move(x));
+      body.push_back(forn(K::Int, "i", n(0), n(10), std::move(dr)));
       body.push_back(fn("chacha20_bulk_finish", finish_args("", "", 0)));
-      out.push_back(helper("chacha20_bulk_chunk", Type::val(K::Void), ps,
-                           fmt::format("One {}-byte chunk of keystream from block ctr, XORed into out (no MAC work).", CH),
-                           body));
+      const std::string doc =
+          nst == 0 ? fmt::format("One {}-byte chunk of keystream from block ctr, XORed into out (no MAC work).", CH)
+                   : fmt::format("chacha20_bulk_chunk, and in the same loop the 20 rounds of {} (the one-time\n"
+                                 "key pass): independent dependency chains side by side, where one after the other each\n"
+                                 "waits out its own latency (a seal of whole {}-byte chunks and a tail of at most {} blocks).",
+                                 nst == 1 ? "the 4-block row state xa..xd" : "the two 4-block row states xa..xd, ya..yd", CH,
+                                 nst == 1 ? 3 : 7);
+      out.push_back(helper(bulk_chunk_name(nst), Type::val(K::Void), ps, doc, body));
     }
-    if (CW == 512)
-      for (int nst : {1, 2}) {
-        // The same chunk with the one-time key pass's rounds (one or two 4-block row states) in its loop.
-        std::vector<Param> ps;
-        for (const char *st : {"x", "y"})
-          if (st[0] == 'x' || nst == 2)
-            for (char r : {'a', 'b', 'c', 'd'}) ps.push_back(P(Type::vref(512), fmt::format("{}{}", st, r)));
-        ps.push_back(P(kU8p, "out"));
-        ps.push_back(P(kU8c, "in"));
-        for (int k = 0; k < 16; ++k) ps.push_back(P(cv, fmt::format("s{}", k), 4));
-        ps.push_back(P(kU32, "ctr", 4));
-        std::vector<Stmt> body = rotconsts(CW);
-        body.push_back(set("s12", call("chacha20_bulk_ctr", {v("ctr")})));
-        for (int k = 0; k < 16; ++k) body.push_back(dl(cv, fmt::format("x{}", k), v(fmt::format("s{}", k))));
-        std::vector<Stmt> dr = lane_ops(nst == 1 ? "chacha_dr_x4_one" : "chacha_dr_x4_two");
-        for (auto &x : lane_ops("chacha_dr_sliced")) dr.push_back(std::move(x));
-        body.push_back(forn(K::Int, "i", n(0), n(10), std::move(dr)));
-        body.push_back(fn("chacha20_bulk_finish", finish_args("", "", 0)));
-        out.push_back(helper(nst == 1 ? "chacha20_bulk_chunk_key" : "chacha20_bulk_chunk_key2", Type::val(K::Void), ps,
-                             fmt::format("chacha20_bulk_chunk, and in the same loop the 20 rounds of {} (the one-time\n"
-                                         "key pass): independent dependency chains side by side, where one after the other each\n"
-                                         "waits out its own latency (a seal of whole {}-byte chunks and a tail of at most {} blocks).",
-                                         nst == 1 ? "the 4-block row state xa..xd" : "the two 4-block row states xa..xd, ya..yd", CH,
-                                         nst == 1 ? 3 : 7),
-                             body));
-      }
     return out;
   }
   static std::vector<Expr> cat(std::vector<Expr> a, const std::vector<Expr> &b) {
@@ -905,6 +891,26 @@ struct Avx512 {
   }
   static Expr ctr_plus(const std::string &base, int k) { return k == 0 ? v(base) : o2("add32", v(base), n(k)); }
 
+  // The row vectors of nst 4-block states: xa..xd, then ya..yd.
+  static std::vector<std::string> x4_rows(int nst) {
+    std::vector<std::string> r;
+    for (int k = 0; k < nst; ++k)
+      for (char c : {'a', 'b', 'c', 'd'}) r.push_back(fmt::format("{}{}", "xy"[k], c));
+    return r;
+  }
+  // The chunk helper with nst key-pass row states in its loop (0: none).
+  static std::string bulk_chunk_name(int nst) {
+    return nst == 0 ? "chacha20_bulk_chunk" : nst == 1 ? "chacha20_bulk_chunk_key" : "chacha20_bulk_chunk_key2";
+  }
+  // The 20 rounds of the key pass's nst (1 or 2) row states, alone.
+  static Stmt x4_rounds_call(int nst) { return fn(nst == 1 ? "chacha20_x4_rounds" : "chacha20_x4_rounds2", vs(x4_rows(nst))); }
+  // s0..s15, the word-sliced input state.
+  static std::vector<Expr> svars() {
+    std::vector<Expr> a;
+    for (int k = 0; k < 16; ++k) a.push_back(v(fmt::format("s{}", k)));
+    return a;
+  }
+
   // s0..s15 declared and set by chacha20_bulk_init (the word-sliced input state, counter word 0).
   std::vector<Stmt> bulk_state(bool init = true) const {
     std::vector<Stmt> body;
@@ -912,11 +918,7 @@ struct Avx512 {
     if (init) body.push_back(bulk_init());
     return body;
   }
-  Stmt bulk_init() const {
-    std::vector<Expr> a;
-    for (int k = 0; k < 16; ++k) a.push_back(v(fmt::format("s{}", k)));
-    return fn("chacha20_bulk_init", cat(a, {v("key"), v("nonce")}));
-  }
+  static Stmt bulk_init() { return fn("chacha20_bulk_init", cat(svars(), {v("key"), v("nonce")})); }
 
   // The fused loop over the nch whole chunks at out/in (encrypt: the MAC of chunk i-1's ciphertext
   // inside chunk i's rounds, the last chunk's after the loop; decrypt: chunk i's inside its own),
@@ -935,8 +937,7 @@ struct Avx512 {
                          "h so far, added into the first lane step", -9));
     body.push_back(polytemps());
     body.push_back(blank());
-    std::vector<Expr> init_args;
-    for (int k = 0; k < 16; ++k) init_args.push_back(v(fmt::format("s{}", k)));
+    const std::vector<Expr> init_args = svars();
     if (caller_chunk0) body.push_back(if1(op("lnot", {*caller_chunk0}), bulk_init()));
     else
       for (auto &x : bulk_state()) body.push_back(std::move(x));
@@ -1016,10 +1017,10 @@ struct Avx512 {
     std::vector<Stmt> pair = {dnames(zv, {"ya", "yb", "yc", "yd"})};
     pair.push_back(x4_init("y", {ctr_plus(base, first_y), ctr_plus(base, first_y + 1), ctr_plus(base, first_y + 2), ctr_plus(base, first_y + 3)}));
     pair.push_back(dmany(zv, keep({{"t", "y"}}), true));
-    if (two_rounds.empty()) two_rounds.push_back(fn("chacha20_x4_rounds2", vs({"xa", "xb", "xc", "xd", "ya", "yb", "yc", "yd"})));
+    if (two_rounds.empty()) two_rounds.push_back(x4_rounds_call(2));
     for (auto &x : two_rounds) pair.push_back(std::move(x));
     pair.push_back(blocks4(4, "y", "t"));
-    if (one.empty()) one.push_back(fn("chacha20_x4_rounds", vs({"xa", "xb", "xc", "xd"})));
+    if (one.empty()) one.push_back(x4_rounds_call(1));
     body.push_back(if_(std::move(more), four, {if_(std::move(two), pair, std::move(one))}));
     body.push_back(blocks_of("o", "x", "s"));
     return body;
@@ -1076,12 +1077,12 @@ struct Avx512 {
           dcl(kSize, "tail_at", o2("mulsz", v("nch"), n(CH))),
           dcl(kSize, "tail", o2("subsz", v("len"), v("tail_at"))),
           dcl(kU32, "tail_ctr", c(K::U32, o2("addsz", n(1), o2("divsz", v("tail_at"), n(64))))),
-          comment(CW == 512 ? "Key pass: block 0 (the one-time key) and the first tail blocks. A tail of 4 to 7 blocks gets\n"
-                             "7 of them here in two states side by side, a longer one 15 in four. A seal of whole chunks\n"
-                             "and a tail of at most 7 blocks runs this pass's rounds in chunk 0's loop instead (its\n"
-                             "keystream needs no MAC work): the latency chains at once, not one after the other."
-                           : "Key pass: block 0 (the one-time key) and the first tail blocks. A tail of 4 to 7 blocks gets\n"
-                             "7 of them here in two states side by side, a longer one 15 in four.")};
+          comment(std::string("Key pass: block 0 (the one-time key) and the first tail blocks. A tail of 4 to 7 blocks gets\n"
+                              "7 of them here in two states side by side, a longer one 15 in four.") +
+                  (CW == 512 ? " A seal of whole chunks\n"
+                               "and a tail of at most 7 blocks runs this pass's rounds in chunk 0's loop instead (its\n"
+                               "keystream needs no MAC work): the latency chains at once, not one after the other."
+                             : ""))};
       std::vector<Stmt> one, two_rounds;
       const Expr chunk0_ctr = n(1);  // chunk 0's first block: block 0 is the one-time key
       if (CW == 512) {
@@ -1091,16 +1092,13 @@ struct Avx512 {
         body.push_back(dcl(kInt, "key_in_chunk0", o2("land", o2("land", v("encrypt"), o2("gt", v("nch"), n(0))), o2("le", v("tail"), n(448))),
                            "a seal of whole chunks, tail <= 7 blocks"));
         for (auto &x : bulk_state(false)) body.push_back(std::move(x));
-        auto in_chunk0 = [&](const char *helper_name, std::vector<Expr> a) {
-          for (const char *x : {"out", "in"}) a.push_back(v(x));
-          for (int k = 0; k < 16; ++k) a.push_back(v(fmt::format("s{}", k)));
-          a.push_back(chunk0_ctr);
-          return std::vector<Stmt>{bulk_init(), fn(helper_name, std::move(a))};
+        // nst row states: inside chunk 0 where key_in_chunk0 holds, else alone.
+        auto rounds = [&](int nst) {
+          std::vector<Expr> a = cat(vs(x4_rows(nst)), cat(vs({"out", "in"}), cat(svars(), {chunk0_ctr})));
+          return if_(v("key_in_chunk0"), {bulk_init(), fn(bulk_chunk_name(nst), std::move(a))}, {x4_rounds_call(nst)});
         };
-        one.push_back(if_(v("key_in_chunk0"), in_chunk0("chacha20_bulk_chunk_key", vs({"xa", "xb", "xc", "xd"})),
-                          {fn("chacha20_x4_rounds", vs({"xa", "xb", "xc", "xd"}))}));
-        two_rounds.push_back(if_(v("key_in_chunk0"), in_chunk0("chacha20_bulk_chunk_key2", vs({"xa", "xb", "xc", "xd", "ya", "yb", "yc", "yd"})),
-                                 {fn("chacha20_x4_rounds2", vs({"xa", "xb", "xc", "xd", "ya", "yb", "yc", "yd"}))}));
+        one.push_back(rounds(1));
+        two_rounds.push_back(rounds(2));
       }
       for (auto &x : x4_pass16({n(0), ctr_plus("tail_ctr", 0), ctr_plus("tail_ctr", 1), ctr_plus("tail_ctr", 2)}, "tail_ctr", 3,
                                o2("gt", v("tail"), n(448)), o2("gt", v("tail"), n(192)), std::move(one), std::move(two_rounds)))
