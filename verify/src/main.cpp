@@ -3,7 +3,7 @@
 //
 //   chapoly-verify [--report-json F] [--report F] [--stamp F] [--kernel K] [--obligation ID]
 //                  [--timeout-ms N] [--fail-fast] FILE.cpp... [-- <compile flags>]
-//                  [--stamp-input F]... [--depfile F] [--allow-bounds-only]
+//                  [--stamp-input F]... [--depfile F] [--allow-bounds-only] [--proof-cache DIR]
 //   chapoly-verify --check-stamp STAMP [--stamp-input F]... FILE.cpp... [-- <compile flags>]
 //
 // Exit status: 0 all obligations proved (--check-stamp: the stamp is a proof of exactly these
@@ -31,6 +31,7 @@
 #include "ir.h"
 #include "proofs.h"
 #include "report.h"
+#include "reuse.h"
 #include "smt.h"
 
 namespace {
@@ -236,6 +237,12 @@ int main(int argc, char **argv) {
   app.add_flag("--allow-bounds-only", allowBoundsOnly,
                "hand-written samples only: honour // chapoly-bounds-only markers (helpers checked for bounds, "
                "with no value proof); without it such a marker is a usage error");
+  std::string cacheDir;
+  app.add_option("--proof-cache", cacheDir,
+                 "a directory of proofs to reuse and add to: a kernel whose file has the same code as one proved in full "
+                 "before (locations, comments and the family part of kernel names aside) with the same flags and verifier "
+                 "takes that proof (obligation identical-ir); fully proved kernels are added")
+      ->check(CLI::ExistingDirectory);
   try {
     app.parse(split, argv);
   } catch (const CLI::ParseError &e) {
@@ -324,6 +331,7 @@ int main(int argc, char **argv) {
 
   auto t0 = std::chrono::steady_clock::now();
   cv::Prover prover(timeoutMs);
+  std::string selfDigest;  // this binary's digest (the proof cache's keys), read when first needed
   std::vector<cv::KernelResult> results;
   std::map<std::string, std::string> readAll;  // every file the parses read: real path -> digest of the bytes parsed
   for (const auto &path : files) {
@@ -367,15 +375,32 @@ int main(int argc, char **argv) {
         if (!o.skipped && o.res != cv::Res::OK) return true;
       return false;
     };
+    // The proof cache (reuse.h): not for a run of one obligation (its other obligations are not
+    // proved, so it neither stores nor takes a whole kernel's proof).
+    std::string canonical;
+    if (!cacheDir.empty() && only.empty()) {
+      if (selfDigest.empty()) selfDigest = fileDigest("/proc/self/exe");
+      if (!selfDigest.empty()) canonical = cv::canonicalIr(file);
+    }
     for (const auto &fn : file.funcs) {
       if (!fn.isExported) continue;
       if (!kernelOnly.empty() && fn.name != kernelOnly) continue;
       any = true;
       if (stopped) continue;
+      std::string key;
+      if (!canonical.empty()) {
+        key = cv::proofKeyText(selfDigest, toolchainLine(), flags, allowBoundsOnly, canonical, fn.name);
+        cv::KernelResult reused;
+        if (cv::loadProof(cacheDir, key, file, fn, reused)) {
+          results.push_back(std::move(reused));
+          continue;
+        }
+      }
       cv::KernelResult kr = cv::proveBounds(file, fn, prover, bo);
       stopped = failFast && failed(kr);
       if (!stopped) cv::proveSemantics(file, fn, prover, bo, kr);
       stopped = stopped || (failFast && failed(kr));
+      if (!key.empty() && !failed(kr)) cv::storeProof(cacheDir, key, kr);
       results.push_back(std::move(kr));
     }
     if (stopped) break;

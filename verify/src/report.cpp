@@ -36,6 +36,8 @@ std::vector<std::string> trustBase() {
 
 std::vector<std::pair<std::string, std::string>> obligationKinds() {
   return {
+      {"identical-ir", "the file's code is that of one whose same kernel was proved in full with the same flags and "
+                       "verifier (--proof-cache): its obligations hold here, at the lines of that file"},
       {"ifma-operand", "a vpmadd52 multiplicand is < 2^52 (the instruction ignores bits 63:52)"},
       {"mul32-operand", "a vpmuludq operand is < 2^32"},
       {"add-no-wrap", "a 64-bit lane sum (add or IFMA accumulate) does not wrap"},

@@ -1,0 +1,275 @@
+// reuse.cpp: the canonical text of a parsed file and the proof cache (reuse.h).
+#include "reuse.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <unistd.h>
+
+namespace cv {
+
+std::string normalKernelName(const std::string &name) {
+  static const std::string prefix = "chapoly_k_";
+  if (name.rfind(prefix, 0) != 0) return name;
+  // Longest suffix first: "_seal_update" before "_seal".
+  for (const char *s : {"_poly1305_update", "_poly1305_finish", "_seal_update", "_open_update", "_poly1305", "_chacha20",
+                        "_seal", "_open"}) {
+    const std::string suf = s;
+    if (name.size() > prefix.size() + suf.size() && name.compare(name.size() - suf.size(), suf.size(), suf) == 0)
+      return prefix + "@" + suf;
+  }
+  return name;
+}
+
+namespace {
+
+// A contract (or marker) with the value of each "spec" field replaced by "@": the spec file and
+// line a contract names are for reports (contracts.cpp checks the field is a string; no proof reads
+// it), and they differ between two families made from one schedule. Only a plain value (letters,
+// digits, "_./:-") is replaced; any other is kept as written, so no escape can hide text there.
+std::string withoutSpec(const std::string &c) {
+  static const std::string key = "\"spec\":\"";
+  std::string out;
+  size_t at = 0;
+  for (size_t k = c.find(key); k != std::string::npos; k = c.find(key, at)) {
+    size_t v = k + key.size(), e = v;
+    while (e < c.size() && (std::isalnum((unsigned char)c[e]) || std::strchr("_./:-", c[e]) != nullptr)) ++e;
+    if (e >= c.size() || c[e] != '"') {
+      out += c.substr(at, v - at);
+      at = v;
+      continue;
+    }
+    out += c.substr(at, v - at) + "@\"";
+    at = e + 1;
+  }
+  return out + c.substr(at);
+}
+
+struct Canon {
+  const File &F;
+  std::ostringstream os;
+  std::map<int, int> varNo;  // variable index -> its number in order of first use
+
+  std::string fnName(const Function &fn) { return fn.isExported || fn.body == nullptr ? normalKernelName(fn.name) : fn.name; }
+
+  void type(const Type &t) {
+    os << "T(" << (int)t.kind << "," << t.bits << "," << t.isSigned << t.elemIsVec << t.pointeeConst << "," << t.count << ","
+       << t.scalable << "," << t.laneBits << "," << t.lmul << "," << t.spelling.size() << ":" << t.spelling << ")";
+  }
+  void str(const std::string &s) { os << s.size() << ":" << s; }
+
+  void var(int v) {
+    if (v < 0) {
+      os << "v-";
+      return;
+    }
+    auto it = varNo.find(v);
+    if (it != varNo.end()) {
+      os << "v" << it->second;
+      return;
+    }
+    const int n = (int)varNo.size();
+    varNo[v] = n;
+    const Var &x = F.vars[(size_t)v];
+    os << "v" << n << "{";
+    str(x.name);
+    type(x.ty);
+    os << x.isParam << x.isRef << x.isGlobal << x.isConst << "," << x.paramCount << ",";
+    expr(x.init.get());
+    os << "}";
+  }
+
+  void expr(const Expr *e) {
+    if (!e) {
+      os << "E-";
+      return;
+    }
+    os << "E" << (int)e->kind;
+    type(e->ty);
+    str(e->kind == Expr::Call && e->fn >= 0 ? fnName(F.funcs[(size_t)e->fn]) : e->name);
+    str(e->builtin);
+    os << "," << hex(e->value) << ",";
+    if (e->kind == Expr::Var || e->var >= 0) var(e->var);
+    if (e->fn >= 0) str(fnName(F.funcs[(size_t)e->fn]));
+    os << "(" << e->args.size() << ":";
+    for (const auto &a : e->args) expr(a.get());
+    os << ")";
+  }
+
+  void stmt(const Stmt *s) {
+    if (!s) {
+      os << "S-";
+      return;
+    }
+    os << "S" << (int)s->kind << "," << s->noScope << ",";
+    if (s->var >= 0) var(s->var);
+    expr(s->e.get());
+    expr(s->inc.get());
+    stmt(s->init.get());
+    stmt(s->then.get());
+    stmt(s->els.get());
+    os << "[" << s->body.size() << ":";
+    for (const auto &b : s->body) stmt(b.get());
+    os << "]I" << s->invariants.size() << ":";
+    for (const auto &inv : s->invariants) {
+      str(inv.var);
+      os << "<=" << hex(inv.bound) << ";";
+    }
+    str(withoutSpec(s->contract));
+    os << "\n";
+  }
+
+  void function(const Function &fn) {
+    os << "F";
+    str(fnName(fn));
+    type(fn.ret);
+    os << fn.isExported << fn.isStaticInline << "(" << fn.params.size() << ":";
+    for (int p : fn.params) var(p);
+    os << ")M" << fn.markers.size() << ":";
+    for (const auto &m : fn.markers) str(withoutSpec(m));
+    str(withoutSpec(fn.contract));
+    os << "\n";
+    stmt(fn.body.get());
+    os << "\n";
+  }
+};
+
+// A u128 from cv::hex's "0x..." spelling (0 for anything else).
+u128 fromHex(const std::string &s) {
+  u128 v = 0;
+  for (size_t i = s.rfind("0x", 0) == 0 ? 2 : 0; i < s.size(); ++i) {
+    const char ch = s[i];
+    const int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+    if (d < 0) return 0;
+    v = v * 16 + (u128)d;
+  }
+  return v;
+}
+
+}  // namespace
+
+std::string canonicalIr(const File &f) {
+  Canon c{f, {}, {}};
+  c.os << "chapoly-verify canonical IR v1\nG" << f.globals.size() << ":";
+  for (int g : f.globals) c.var(g);
+  c.os << "\n";
+  for (const auto &fn : f.funcs) c.function(fn);
+  return c.os.str();
+}
+
+std::string proofKeyText(const std::string &selfDigest, const std::string &toolchain, const std::vector<std::string> &flags,
+                         bool allowBoundsOnly, const std::string &canonical, const std::string &kernel) {
+  std::string k = "chapoly-verify proof cache v1\nverifier " + selfDigest + "\ntoolchain " + toolchain + "\n";
+  for (const auto &fl : flags)
+    if (fl.rfind("-I", 0) != 0) k += "flag " + fl + "\n";
+  k += std::string("mode ") + (allowBoundsOnly ? "allow-bounds-only" : "all") + "\nkernel " + normalKernelName(kernel) + "\n";
+  k += canonical;
+  return k;
+}
+
+namespace {
+std::string entryPath(const std::string &dir, const std::string &key) { return dir + "/" + digestOf(key) + ".json"; }
+}  // namespace
+
+bool loadProof(const std::string &dir, const std::string &key, const File &file, const Function &kernel,
+               KernelResult &out) {
+  using nlohmann::json;
+  std::ifstream in(entryPath(dir, key));
+  if (!in) return false;
+  json j;
+  try {
+    in >> j;
+    if (j.at("key").get<std::string>() != key) return false;  // another text with the same digest
+    KernelResult kr;
+    kr.kernel = kernel.name;
+    kr.file = file.path;
+    const std::string fromKernel = j.at("kernel").get<std::string>(), fromFile = j.at("file").get<std::string>();
+    size_t claims = 0;
+    for (const auto &oj : j.at("obligations")) {
+      Obligation o;
+      o.id = oj.at("id").get<int>();
+      o.kind = oj.at("kind").get<std::string>();
+      o.file = oj.at("file").get<std::string>();
+      o.loc.line = oj.at("line").get<unsigned>();
+      o.loc.col = oj.at("col").get<unsigned>();
+      o.what = oj.at("what").get<std::string>();
+      o.intrinsic = oj.at("intrinsic").get<std::string>();
+      o.hasLimit = oj.at("has_limit").get<bool>();
+      o.max = fromHex(oj.at("max").get<std::string>());
+      o.limit = fromHex(oj.at("limit").get<std::string>());
+      o.ms = 0;  // this run spent no time on it
+      o.queries = 0;
+      o.context = oj.at("context").get<std::string>();
+      o.spec = oj.at("spec").get<std::string>();
+      o.note = oj.at("note").get<std::string>();
+      if (oj.at("result").get<std::string>() != "OK") return false;  // only proved kernels are stored
+      if (o.kind != "bound") ++claims;
+      kr.obligations.push_back(std::move(o));
+    }
+    kr.boundSteps = j.at("bound_steps").get<size_t>();
+    Obligation same;
+    same.id = (int)kr.obligations.size() + 1;
+    same.kind = "identical-ir";
+    same.file = file.path;
+    same.loc = kernel.loc;
+    same.what = "the code of this file (every function, variable, type, contract, invariant and marker; "
+                "locations, comments and the family part of the kernel names aside) is that of " +
+                fromFile + ", whose " + fromKernel + " this verifier proved with these flags: its " +
+                std::to_string(claims) + " obligations, listed at their lines in that file, hold here";
+    same.note = "proof cache entry " + entryPath(dir, key);
+    kr.obligations.push_back(std::move(same));
+    out = std::move(kr);
+    return true;
+  } catch (const std::exception &) {
+    return false;
+  }
+}
+
+void storeProof(const std::string &dir, const std::string &key, const KernelResult &kr) {
+  using nlohmann::json;
+  if (!kr.errors.empty()) return;
+  json oarr = json::array();
+  for (const auto &o : kr.obligations) {
+    if (o.skipped || o.res != Res::OK || o.kind == "identical-ir") return;
+    json oj;
+    oj["id"] = o.id;
+    oj["kind"] = o.kind;
+    oj["file"] = o.file;
+    oj["line"] = o.loc.line;
+    oj["col"] = o.loc.col;
+    oj["what"] = o.what;
+    oj["intrinsic"] = o.intrinsic;
+    oj["has_limit"] = o.hasLimit;
+    oj["max"] = hex(o.max);
+    oj["limit"] = hex(o.limit);
+    oj["context"] = o.context;
+    oj["spec"] = o.spec;
+    oj["note"] = o.note;
+    oj["result"] = "OK";
+    oarr.push_back(oj);
+  }
+  json j;
+  j["key"] = key;
+  j["kernel"] = kr.kernel;
+  j["file"] = kr.file;
+  j["bound_steps"] = kr.boundSteps;
+  j["obligations"] = oarr;
+  const std::string path = entryPath(dir, key), tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp);
+    out << j.dump() << "\n";
+    out.flush();
+    if (!out) {
+      std::remove(tmp.c_str());
+      return;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());
+}
+
+}  // namespace cv
