@@ -4,10 +4,12 @@
 # the same code. On the quick poly1305_finish kernel, in a fresh cache directory:
 #  - the scalar file proves in full and stores its entry; the rv64 file (the same code under other
 #    comments, spec references and kernel names) then takes it: an `identical-ir` obligation, no
-#    Z3 query; the same rv64 file with lines shifted and comments changed takes it too;
-#  - a copy of the rv64 file with one code change (an operator, a constant, a contract field other
-#    than "spec", an invariant bound, a helper's name) or run with another compile flag is proved
-#    in full (no identical-ir), and the operator and constant changes (wrong tags) fail;
+#    Z3 query; the same rv64 file with lines shifted and comments and spec lines changed takes it too;
+#  - a copy of the rv64 file with one code change (an operator, a constant, a contract field, a
+#    "spec" value not of the generator's shape, an invariant bound, a helper's name, two lines made
+#    one) or run with another compile flag is proved in full (no identical-ir), and the operator
+#    and constant changes (wrong tags) fail; a second exported kernel with the same ABI suffix and
+#    a wrong tag, in the same file, does not take the first one's proof and fails;
 #  - an entry cut short, or one whose stored key text differs from what it is filed under, is not
 #    taken (proved in full); a run of one obligation (--obligation) neither takes nor stores.
 set -u
@@ -52,7 +54,7 @@ reused rv64 || fail "rv64 (the same code) did not take scalar's proof"
 grep -q "is that of $scalar, whose $k_scalar" "$W/rv64.txt" || fail "the identical-ir obligation does not name the proof it took"
 
 # Comments, blank lines and spec references moved: the same code.
-variant shifted $'1i // an extra comment line\n1i \\\n\n/spec: spec\\/rv64_mul64.toml/s/toml:[0-9]+/toml:999/'
+variant shifted $'1i // an extra comment line\n1i \\\n\n/spec: spec\\/rv64_mul64.toml/s/toml:[0-9]+/toml:999/\ns/"spec":"spec\\/rv64_mul64.toml:([0-9]+)"/"spec":"spec\\/rv64_mul64.toml:1\\1"/g'
 prove shifted "$W/shifted/$(basename "$rv64")" "$k_rv64"
 reused shifted || fail "a copy with only comments, spec references and line numbers changed was not recognised"
 
@@ -68,9 +70,24 @@ check_fresh() {
 }
 check_fresh operator 's/^  t = \(unsigned __int128\)h0 \+ s0;/  t = (unsigned __int128)h0 - s0;/' 1
 check_fresh constant 's/\(unsigned __int128\)h0 \+ 5;/(unsigned __int128)h0 + 6;/' 1
-check_fresh contract '/"role":"poly1305.final"/s/"tag":"tag"/"tag":"tag2"/' ""
+check_fresh contract '/"role":"poly1305.finish"/s/"state":"acc"/"state":"otk"/' ""
 check_fresh invariant '0,/chapoly-invariant: h2 <= 4/s//chapoly-invariant: h2 <= 5/' ""
 check_fresh helper 's/\bstore64_le\b/store64_lx/g' ""
+# A contract's "spec" value not of the generator's shape (spec/<name>.toml:<line>) is kept as written:
+# it could hold a word a raw search of the contract finds.
+check_fresh specword 's/("role":"poly1305.finish".*"spec":)"spec\/rv64_mul64.toml:[0-9]+"/\1"blocks"/' ""
+# Two declarations moved onto one line: the order of lines is part of the text (proofs compare lines).
+check_fresh oneline '/^void chapoly_k_rv64_mul64_poly1305_finish/,/^}/{/^  uint64_t r0;$/{N;s/\n */ /}}' ""
+# A second exported kernel with the same ABI suffix and a wrong tag (s words swapped): in the same
+# file as the right one, proved after it with the cache, it is proved in full and fails (the key
+# names the kernel's place among the file's functions, not only its suffix).
+variant twokernels '$a extern "C" void chapoly_k_zz_mul64_poly1305_finish(uint8_t tag[16], const uint8_t acc[24], const uint8_t otk[32]) {\n  uint64_t r0;\n  uint64_t r1;\n  uint64_t s1;\n  poly1305_clamp(r0, r1, s1, otk);\n  uint64_t h0;\n  uint64_t h1;\n  uint64_t h2;\n  poly1305_state_load(h0, h1, h2, acc);\n  poly1305_final(tag, h0, h1, h2, load64_le(otk + 24), load64_le(otk + 16));\n}'
+prove twokernels_right "$W/twokernels/$(basename "$rv64")" "$k_rv64"
+[[ $(cat "$W/twokernels_right.rc") == 0 ]] || fail "twokernels: the right kernel did not prove: $(cat "$W/twokernels_right.out")"
+prove twokernels "$W/twokernels/$(basename "$rv64")" chapoly_k_zz_mul64_poly1305_finish
+reused twokernels && fail "twokernels: the wrong kernel took the right one's proof"
+[[ $(cat "$W/twokernels.rc") == 1 ]] || fail "twokernels: the wrong kernel: exit status $(cat "$W/twokernels.rc"), want 1: $(cat "$W/twokernels.out")"
+n=$((n + 1))
 
 # Another compile flag: another key.
 prove flag "$rv64" "$k_rv64" -DCHAPOLY_PROOF_CACHE_TEST=1
@@ -94,7 +111,7 @@ for p in glob.glob(sys.argv[1] + "/*.json"):
         continue
     if j.get("kernel") != sys.argv[2]:
         continue
-    j["key"] = j["key"].replace("kernel chapoly_k_@_poly1305_finish", "kernel chapoly_k_@_poly1305_update")
+    j["key"] = j["key"].replace("chapoly_k_@_poly1305_finish\n", "chapoly_k_@_poly1305_update\n", 1)
     json.dump(j, open(p, "w"))
     sys.exit(0)
 sys.exit(1)

@@ -389,7 +389,8 @@ int main(int argc, char **argv) {
       if (stopped) continue;
       std::string key;
       if (!canonical.empty()) {
-        key = cv::proofKeyText(selfDigest, toolchainLine(), flags, allowBoundsOnly, canonical, fn.name);
+        key = cv::proofKeyText(selfDigest, toolchainLine(), flags, allowBoundsOnly, canonical, fn.name,
+                               (size_t)(&fn - file.funcs.data()));
         cv::KernelResult reused;
         if (cv::loadProof(cacheDir, key, file, fn, reused)) {
           results.push_back(std::move(reused));

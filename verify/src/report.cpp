@@ -31,6 +31,9 @@ std::vector<std::string> trustBase() {
       "entry and at the end of the body",
       "this verifier's own code: the interval rules (every step re-checked by Z3), the inliner and "
       "the symbolic evaluators",
+      "with --proof-cache: its directory holds only what this verifier wrote there (an entry is taken "
+      "for a kernel whose key text, the canonical code, flags and verifier, is the entry's byte for "
+      "byte; the build's is build/proofs/cache, trusted as its stamps are)",
   };
 }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 #include <unistd.h>
@@ -30,16 +31,29 @@ namespace {
 
 // A contract (or marker) with the value of each "spec" field replaced by "@": the spec file and
 // line a contract names are for reports (contracts.cpp checks the field is a string; no proof reads
-// it), and they differ between two families made from one schedule. Only a plain value (letters,
-// digits, "_./:-") is replaced; any other is kept as written, so no escape can hide text there.
+// it), and they differ between two families made from one schedule. Only a value of the shape the
+// generator writes, spec/<name>.toml:<line> with <name> of lowercase letters, digits, '_' and '/',
+// is replaced: such a value holds no quote (so no "key" a raw search of the contract looks for)
+// and no '-' (so no chapoly-... marker word); any other value is kept as written.
+bool generatorSpec(const std::string &v) {
+  static const std::string head = "spec/", toml = ".toml:";
+  if (v.rfind(head, 0) != 0) return false;
+  const size_t t = v.find(toml);
+  if (t == std::string::npos || t == head.size()) return false;
+  for (size_t i = head.size(); i < t; ++i)
+    if (!(std::islower((unsigned char)v[i]) || std::isdigit((unsigned char)v[i]) || v[i] == '_' || v[i] == '/')) return false;
+  if (t + toml.size() == v.size()) return false;
+  for (size_t i = t + toml.size(); i < v.size(); ++i)
+    if (!std::isdigit((unsigned char)v[i])) return false;
+  return true;
+}
 std::string withoutSpec(const std::string &c) {
   static const std::string key = "\"spec\":\"";
   std::string out;
   size_t at = 0;
   for (size_t k = c.find(key); k != std::string::npos; k = c.find(key, at)) {
-    size_t v = k + key.size(), e = v;
-    while (e < c.size() && (std::isalnum((unsigned char)c[e]) || std::strchr("_./:-", c[e]) != nullptr)) ++e;
-    if (e >= c.size() || c[e] != '"') {
+    const size_t v = k + key.size(), e = c.find('"', v);
+    if (e == std::string::npos || !generatorSpec(c.substr(v, e - v))) {
       out += c.substr(at, v - at);
       at = v;
       continue;
@@ -54,6 +68,42 @@ struct Canon {
   const File &F;
   std::ostringstream os;
   std::map<int, int> varNo;  // variable index -> its number in order of first use
+  // Source lines by rank: some proofs compare line numbers (a function's rows or variables are
+  // those declared between its first and last line; of two declarations of one name the later
+  // one), so the order of every line a variable, statement, expression, invariant or function
+  // sits on is part of the text, while the numbers themselves (moved by comment lines) are not.
+  std::map<unsigned, unsigned> lineRank;
+
+  void loc(const SrcLoc &l) { os << "@" << lineRank[l.line]; }
+  void collect() {
+    std::function<void(const Expr *)> ex = [&](const Expr *e) {
+      if (!e) return;
+      lineRank[e->loc.line];
+      for (const auto &a : e->args) ex(a.get());
+    };
+    std::function<void(const Stmt *)> st = [&](const Stmt *s) {
+      if (!s) return;
+      lineRank[s->loc.line];
+      for (const auto &inv : s->invariants) lineRank[inv.loc.line];
+      ex(s->e.get());
+      ex(s->inc.get());
+      st(s->init.get());
+      st(s->then.get());
+      st(s->els.get());
+      for (const auto &b : s->body) st(b.get());
+    };
+    for (const auto &v : F.vars) {
+      lineRank[v.loc.line];
+      ex(v.init.get());
+    }
+    for (const auto &fn : F.funcs) {
+      lineRank[fn.loc.line];
+      lineRank[fn.endLoc.line];
+      st(fn.body.get());
+    }
+    unsigned r = 0;
+    for (auto &[line, rank] : lineRank) rank = r++;
+  }
 
   std::string fnName(const Function &fn) { return fn.isExported || fn.body == nullptr ? normalKernelName(fn.name) : fn.name; }
 
@@ -77,6 +127,7 @@ struct Canon {
     varNo[v] = n;
     const Var &x = F.vars[(size_t)v];
     os << "v" << n << "{";
+    loc(x.loc);
     str(x.name);
     type(x.ty);
     os << x.isParam << x.isRef << x.isGlobal << x.isConst << "," << x.paramCount << ",";
@@ -90,12 +141,13 @@ struct Canon {
       return;
     }
     os << "E" << (int)e->kind;
+    loc(e->loc);
     type(e->ty);
     str(e->kind == Expr::Call && e->fn >= 0 ? fnName(F.funcs[(size_t)e->fn]) : e->name);
     str(e->builtin);
     os << "," << hex(e->value) << ",";
     if (e->kind == Expr::Var || e->var >= 0) var(e->var);
-    if (e->fn >= 0) str(fnName(F.funcs[(size_t)e->fn]));
+    if (e->fn >= 0) os << "f" << e->fn;  // the callee by its index: two exported names may normalise alike
     os << "(" << e->args.size() << ":";
     for (const auto &a : e->args) expr(a.get());
     os << ")";
@@ -107,6 +159,7 @@ struct Canon {
       return;
     }
     os << "S" << (int)s->kind << "," << s->noScope << ",";
+    loc(s->loc);
     if (s->var >= 0) var(s->var);
     expr(s->e.get());
     expr(s->inc.get());
@@ -117,6 +170,7 @@ struct Canon {
     for (const auto &b : s->body) stmt(b.get());
     os << "]I" << s->invariants.size() << ":";
     for (const auto &inv : s->invariants) {
+      loc(inv.loc);
       str(inv.var);
       os << "<=" << hex(inv.bound) << ";";
     }
@@ -126,6 +180,8 @@ struct Canon {
 
   void function(const Function &fn) {
     os << "F";
+    loc(fn.loc);
+    loc(fn.endLoc);
     str(fnName(fn));
     type(fn.ret);
     os << fn.isExported << fn.isStaticInline << "(" << fn.params.size() << ":";
@@ -154,8 +210,9 @@ u128 fromHex(const std::string &s) {
 }  // namespace
 
 std::string canonicalIr(const File &f) {
-  Canon c{f, {}, {}};
-  c.os << "chapoly-verify canonical IR v1\nG" << f.globals.size() << ":";
+  Canon c{f, {}, {}, {}};
+  c.collect();
+  c.os << "chapoly-verify canonical IR v2\nG" << f.globals.size() << ":";
   for (int g : f.globals) c.var(g);
   c.os << "\n";
   for (const auto &fn : f.funcs) c.function(fn);
@@ -163,11 +220,14 @@ std::string canonicalIr(const File &f) {
 }
 
 std::string proofKeyText(const std::string &selfDigest, const std::string &toolchain, const std::vector<std::string> &flags,
-                         bool allowBoundsOnly, const std::string &canonical, const std::string &kernel) {
-  std::string k = "chapoly-verify proof cache v1\nverifier " + selfDigest + "\ntoolchain " + toolchain + "\n";
+                         bool allowBoundsOnly, const std::string &canonical, const std::string &kernel, size_t kernelIndex) {
+  std::string k = "chapoly-verify proof cache v2\nverifier " + selfDigest + "\ntoolchain " + toolchain + "\n";
   for (const auto &fl : flags)
-    if (fl.rfind("-I", 0) != 0) k += "flag " + fl + "\n";
-  k += std::string("mode ") + (allowBoundsOnly ? "allow-bounds-only" : "all") + "\nkernel " + normalKernelName(kernel) + "\n";
+    if (fl.rfind("-I", 0) != 0) k += "flag " + std::to_string(fl.size()) + ":" + fl + "\n";
+  // The kernel by its index among the file's functions as well as by its normal name: two exported
+  // kernels of one file may share an ABI suffix (chapoly_k_a_seal, chapoly_k_b_seal).
+  k += std::string("mode ") + (allowBoundsOnly ? "allow-bounds-only" : "all") + "\nkernel " + std::to_string(kernelIndex) + " " +
+       normalKernelName(kernel) + "\n";
   k += canonical;
   return k;
 }
@@ -230,7 +290,20 @@ bool loadProof(const std::string &dir, const std::string &key, const File &file,
   }
 }
 
+namespace {
+void storeProofOrThrow(const std::string &dir, const std::string &key, const KernelResult &kr);
+}  // namespace
+
 void storeProof(const std::string &dir, const std::string &key, const KernelResult &kr) {
+  try {
+    storeProofOrThrow(dir, key, kr);
+  } catch (const std::exception &) {
+    // (nlohmann's dump throws on text that is not UTF-8: a marker or message with such bytes)
+  }
+}
+
+namespace {
+void storeProofOrThrow(const std::string &dir, const std::string &key, const KernelResult &kr) {
   using nlohmann::json;
   if (!kr.errors.empty()) return;
   json oarr = json::array();
@@ -271,5 +344,7 @@ void storeProof(const std::string &dir, const std::string &key, const KernelResu
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());
 }
+
+}  // namespace
 
 }  // namespace cv

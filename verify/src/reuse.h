@@ -4,8 +4,9 @@
 // family's schedule spelled for riscv64, and its code differs from `emitted/scalar`'s only in
 // comments and in the family part of the exported names (chapoly_k_rv64_mul64_seal against
 // chapoly_k_scalar_mul64_seal). Every proof this verifier makes is a function of the parsed file
-// (ir.h: functions, variables, types, contracts, invariants, markers) and of the compile flags,
-// the verifier binary and the toolchain; source locations, comments other than those the IR keeps,
+// (ir.h: functions, variables, types, contracts, invariants, markers, and the order of the lines
+// they sit on, which some proofs compare) and of the compile flags, the verifier binary and the
+// toolchain; line numbers, comments other than those the IR keeps, a contract's "spec" reference
 // and the family part of an exported name only label its reports (the proofs read an exported
 // name through its "chapoly_k_" prefix and its ABI suffix, proofs.cpp). So a kernel whose file
 // has the same canonical text below as a file whose same kernel was proved in full has that
@@ -33,17 +34,21 @@ std::string normalKernelName(const std::string &name);
 
 /// The canonical text of a parsed file: every function (exported ones by normalKernelName), every
 /// variable at its first use with its type and flags, every statement and expression with its
-/// kind, type, operator, constant, callee and operands, every contract, invariant and marker; no
-/// source location, no source text. Equal texts mean equal inputs to every proof.
+/// kind, type, operator, constant, callee (by index) and operands, every contract, invariant and
+/// marker ("spec" values of the generator's shape as "@"), and where each sits as the rank of its
+/// line among all the lines the IR names (proofs compare lines; comment lines move them). No line
+/// or column number (no proof reads a column; a kernel name's length moves its parameters'), no
+/// source text. Equal texts mean equal inputs to every proof.
 std::string canonicalIr(const File &f);
 
 /// What a kernel's proof depends on, as text: the verifier binary's digest, the toolchain line,
 /// the compile flags other than include paths (-I: what they found is in the IR), the verifier's
-/// mode (bounds-only allowed or not), the kernel's normal name and the canonical file. An entry is
+/// mode (bounds-only allowed or not), the kernel's index among the file's functions and its normal
+/// name, and the canonical file. An entry is
 /// found by a digest of this text and taken only when its stored text is equal to it, byte for byte
 /// (the digest is FNV-1a, which a crafted file could collide).
 std::string proofKeyText(const std::string &selfDigest, const std::string &toolchain, const std::vector<std::string> &flags,
-                         bool allowBoundsOnly, const std::string &canonical, const std::string &kernel);
+                         bool allowBoundsOnly, const std::string &canonical, const std::string &kernel, size_t kernelIndex);
 
 /// Reads the cache entry of `key` (a proofKeyText) in `dir` into `out` (its obligations as the first run proved
 /// them, naming that run's file and lines) and adds the `identical-ir` obligation at `kernel`'s
