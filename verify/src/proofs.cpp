@@ -1248,7 +1248,22 @@ void proveStateHelpers44(const File &f, const Function &kernel, Prover &prover, 
       o.ms = msSince(t0);
       continue;
     }
-    // state-load: acc is the input (fresh bytes acc[i]); h0, h1, h2 the outputs.
+    // state-load: acc is the input (fresh bytes acc[i]); h0, h1, h2 the outputs. The helper's
+    // body alone decides it (no call-site bounds), so it is proved once per file and run and the
+    // later kernels' obligations carry that result, as chacha-block's (File::helperProofs).
+    const std::string key = helperKey(f, fn, "state-load");
+    if (const Obligation *done = keptProof(f, key)) {
+      reuseProof(o, *done);
+      o.ms = msSince(t0);
+      continue;
+    }
+    struct Keep {
+      const File &f;
+      const std::string &key;
+      Obligation &o;
+      const std::string &kernel;
+      ~Keep() { keepProof(f, key, o, kernel); }
+    } keep{f, key, o, kr.kernel};
     o.what = "h0 + 2^44 h1 + 2^88 h2 = h - k p for the state's h (k >= 0), h0 < 2^44, h1 <= 2^44, h2 < 2^42 in "
              "lane 0, every other lane 0, in " + fn.name;
     if (!ev.runFunction(fn)) {
@@ -2004,12 +2019,21 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
       o.skipped = true;
       continue;
     }
+    // proveHelper reads the helper alone: proved once per file and run, the later kernels that
+    // reach it carry that result (File::helperProofs).
+    const std::string key = helperKey(f, fn, "helper:" + k->second);
+    if (const Obligation *done = keptProof(f, key)) {
+      reuseProof(o, *done);
+      o.ms = msSince(t0);
+      continue;
+    }
     BlockStepResult r = proveHelper(f, fn);
     o.what = r.what;
     o.res = r.res;
     o.cex = r.cex;
     o.note = r.note;
     o.ms = msSince(t0);
+    keepProof(f, key, o, kr.kernel);
   }
   if (!usesContracts(f)) {
     // The IFMA dialect's memory bounds (kernelbytes.cpp: every helper walked, vector loads and
