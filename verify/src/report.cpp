@@ -204,6 +204,18 @@ void printDiagnostics(std::ostream &os, const RunInfo &run, const std::vector<Ke
   }
 }
 
+nlohmann::json obligationJson(const Obligation &o) {
+  nlohmann::json oj;
+  oj["id"] = o.id;
+  oj["kind"] = o.kind;
+  oj["file"] = o.file;
+  oj["line"] = o.loc.line;
+  oj["col"] = o.loc.col;
+  oj["what"] = o.what;
+  oj["intrinsic"] = o.intrinsic;
+  return oj;
+}
+
 std::string jsonReport(const RunInfo &run, const std::vector<KernelResult> &ks) {
   using nlohmann::json;
   json j;
@@ -230,14 +242,7 @@ std::string jsonReport(const RunInfo &run, const std::vector<KernelResult> &ks) 
     json oarr = json::array();
     size_t ok = 0, bad = 0;
     for (const auto &o : k.obligations) {
-      json oj;
-      oj["id"] = o.id;
-      oj["kind"] = o.kind;
-      oj["file"] = o.file;
-      oj["line"] = o.loc.line;
-      oj["col"] = o.loc.col;
-      oj["what"] = o.what;
-      oj["intrinsic"] = o.intrinsic;
+      json oj = obligationJson(o);
       if (o.hasLimit || o.kind == "bound") oj["max"] = hex(o.max);
       if (o.hasLimit) {
         oj["limit"] = hex(o.limit);

@@ -1,6 +1,8 @@
 // report.h: human-readable and JSON reports, LLVM-style failure diagnostics, trust base.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <ostream>
 #include <string>
 #include <vector>
@@ -27,6 +29,10 @@ std::vector<std::pair<std::string, std::string>> obligationKinds();
 void printText(std::ostream &os, const RunInfo &run, const std::vector<KernelResult> &ks, bool verbose);
 void printDiagnostics(std::ostream &os, const RunInfo &run, const std::vector<KernelResult> &ks);
 std::string jsonReport(const RunInfo &run, const std::vector<KernelResult> &ks);
+
+// The JSON fields that name an obligation, as both the JSON report and the proof cache
+// (reuse.cpp) write them: id, kind, file, line, col, what, intrinsic.
+nlohmann::json obligationJson(const Obligation &o);
 
 bool allOk(const std::vector<KernelResult> &ks);
 

@@ -1,6 +1,8 @@
 // reuse.cpp: the canonical text of a parsed file and the proof cache (reuse.h).
 #include "reuse.h"
 
+#include "report.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cctype>
@@ -309,14 +311,7 @@ void storeProofOrThrow(const std::string &dir, const std::string &key, const Ker
   json oarr = json::array();
   for (const auto &o : kr.obligations) {
     if (o.skipped || o.res != Res::OK || o.kind == "identical-ir") return;
-    json oj;
-    oj["id"] = o.id;
-    oj["kind"] = o.kind;
-    oj["file"] = o.file;
-    oj["line"] = o.loc.line;
-    oj["col"] = o.loc.col;
-    oj["what"] = o.what;
-    oj["intrinsic"] = o.intrinsic;
+    json oj = obligationJson(o);
     oj["has_limit"] = o.hasLimit;
     oj["max"] = hex(o.max);
     oj["limit"] = hex(o.limit);
