@@ -331,7 +331,7 @@ int main(int argc, char **argv) {
 
   auto t0 = std::chrono::steady_clock::now();
   cv::Prover prover(timeoutMs);
-  std::string selfDigest;  // this binary's digest (the proof cache's keys), read when first needed
+  std::string selfDigest;  // this binary's digest (the proof cache's keys and the stamp), read when first needed
   std::vector<cv::KernelResult> results;
   std::map<std::string, std::string> readAll;  // every file the parses read: real path -> digest of the bytes parsed
   for (const auto &path : files) {
@@ -377,10 +377,10 @@ int main(int argc, char **argv) {
     };
     // The proof cache (reuse.h): not for a run of one obligation (its other obligations are not
     // proved, so it neither stores nor takes a whole kernel's proof).
-    std::string canonical;
+    std::string canonical, toolchain;
     if (!cacheDir.empty() && only.empty()) {
       if (selfDigest.empty()) selfDigest = fileDigest("/proc/self/exe");
-      if (!selfDigest.empty()) canonical = cv::canonicalIr(file);
+      if (!selfDigest.empty()) canonical = cv::canonicalIr(file), toolchain = toolchainLine();
     }
     for (const auto &fn : file.funcs) {
       if (!fn.isExported) continue;
@@ -389,7 +389,7 @@ int main(int argc, char **argv) {
       if (stopped) continue;
       std::string key;
       if (!canonical.empty()) {
-        key = cv::proofKeyText(selfDigest, toolchainLine(), flags, allowBoundsOnly, canonical, fn.name,
+        key = cv::proofKeyText(selfDigest, toolchain, flags, allowBoundsOnly, canonical, fn.name,
                                (size_t)(&fn - file.funcs.data()));
         cv::KernelResult reused;
         if (cv::loadProof(cacheDir, key, file, fn, reused)) {
@@ -453,7 +453,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (!stampPath.empty()) {
-    const std::string self = fileDigest("/proc/self/exe");
+    if (selfDigest.empty()) selfDigest = fileDigest("/proc/self/exe");
+    const std::string &self = selfDigest;
     if (self.empty()) {
       std::cerr << "chapoly-verify: error: cannot read this binary (/proc/self/exe) to record it in the stamp\n";
       return 2;

@@ -821,6 +821,20 @@ static void reuseProof(Obligation &o, const Obligation &done) {
   o.cex = done.cex;
   o.note = done.note.empty() ? "" : done.note + " (proved once for " + done.context + ")";
 }
+// Obligation o about helper fn, whose proof reads the helper alone, proved once per file and run:
+// filled from the kept proof of `kind` when there is one, else by prove() and kept for the later
+// kernels that reach fn (made for `kernel`).
+template <class Prove>
+static void provedOnce(const File &f, const Function &fn, const std::string &kind, const std::string &kernel, Obligation &o,
+                       Prove &&prove) {
+  const std::string key = helperKey(f, fn, kind);
+  if (const Obligation *done = keptProof(f, key)) {
+    reuseProof(o, *done);
+    return;
+  }
+  prove();
+  keepProof(f, key, o, kernel);
+}
 
 // Each kernel that reaches a keystream helper lists its chacha-block obligation; the helper's
 // body is the same for all of them, so it is evaluated and proved once per file and run, and the
@@ -1249,57 +1263,45 @@ void proveStateHelpers44(const File &f, const Function &kernel, Prover &prover, 
       continue;
     }
     // state-load: acc is the input (fresh bytes acc[i]); h0, h1, h2 the outputs. The helper's
-    // body alone decides it (no call-site bounds), so it is proved once per file and run and the
-    // later kernels' obligations carry that result, as chacha-block's (File::helperProofs).
-    const std::string key = helperKey(f, fn, "state-load");
-    if (const Obligation *done = keptProof(f, key)) {
-      reuseProof(o, *done);
-      o.ms = msSince(t0);
-      continue;
-    }
-    struct Keep {
-      const File &f;
-      const std::string &key;
-      Obligation &o;
-      const std::string &kernel;
-      ~Keep() { keepProof(f, key, o, kernel); }
-    } keep{f, key, o, kr.kernel};
-    o.what = "h0 + 2^44 h1 + 2^88 h2 = h - k p for the state's h (k >= 0), h0 < 2^44, h1 <= 2^44, h2 < 2^42 in "
-             "lane 0, every other lane 0, in " + fn.name;
-    if (!ev.runFunction(fn)) {
-      fail("cannot evaluate " + fn.name + " bit-exactly: " + ev.error() + " (line " + std::to_string(ev.errorLoc().line) + ")");
-      continue;
-    }
-    std::vector<SVal> out(3);
-    bool ok = true;
-    for (int k = 0; k < 3; ++k) ok = ok && ev.value("h" + std::to_string(k), out[(size_t)k]) && out[(size_t)k].k == SVal::Vec;
-    if (!ok) {
-      fail(fn.name + " does not set the limb vectors h0, h1, h2");
-      continue;
-    }
-    z3::expr a = c.bv_const("acc[0]", 8);
-    for (int i = 1; i < 17; ++i) a = z3::concat(c.bv_const(("acc[" + std::to_string(i) + "]").c_str(), 8), a);
-    shown.push_back({"h (acc[0..17), little-endian)", a});
-    const unsigned lanes = out[0].bits / 64;
-    std::vector<z3::expr> L;
-    z3::expr rest = c.bool_val(true);
-    for (int k = 0; k < 3; ++k) {
-      L.push_back(ev.word(out[(size_t)k], 64, 0));
-      for (unsigned j = 1; j < lanes; ++j) rest = rest && ev.word(out[(size_t)k], 64, j) == c.bv_val(0, 64);
-    }
-    z3::expr Lv = wide(L[0]) + z3::shl(wide(L[1]), c.bv_val(44, W)) + z3::shl(wide(L[2]), c.bv_val(88, W));
-    // h - L = k p with k >= 0: h < 2^136 and L < 2^131, so k < 2^7 and k p = k 2^130 - 5k with
-    // 5k < 2^130; a non-zero multiple then has (h - L) >> 130 = k - 1, which names k without a
-    // division (Z3 answers the shift-and-add form at once, a 65-way case split not in 10 s).
-    z3::expr dlt = wide(a) - Lv;
-    z3::expr kk = z3::lshr(dlt, c.bv_val(130, W)) + c.bv_val(1, W);
-    z3::expr kP = z3::shl(kk, c.bv_val(130, W)) - (z3::shl(kk, c.bv_val(2, W)) + kk);
-    z3::expr same = z3::ule(Lv, wide(a)) && (dlt == c.bv_val(0, W) || dlt == kP);
-    z3::expr bounds = z3::ult(L[0], c.bv_val(uint64_t{1} << 44, 64)) && z3::ule(L[1], c.bv_val(uint64_t{1} << 44, 64)) &&
-                      z3::ult(L[2], c.bv_val(uint64_t{1} << 42, 64));
-    std::string cex;
-    o.res = prove(c, pre, same && bounds && rest, prover.timeoutMs(), shown, cex);
-    o.cex = cex;
+    // body alone decides it (no call-site bounds): proved once per file and run (provedOnce).
+    provedOnce(f, fn, "state-load", kr.kernel, o, [&] {
+      o.what = "h0 + 2^44 h1 + 2^88 h2 = h - k p for the state's h (k >= 0), h0 < 2^44, h1 <= 2^44, h2 < 2^42 in "
+               "lane 0, every other lane 0, in " + fn.name;
+      if (!ev.runFunction(fn)) {
+        fail("cannot evaluate " + fn.name + " bit-exactly: " + ev.error() + " (line " + std::to_string(ev.errorLoc().line) + ")");
+        return;
+      }
+      std::vector<SVal> out(3);
+      bool ok = true;
+      for (int k = 0; k < 3; ++k) ok = ok && ev.value("h" + std::to_string(k), out[(size_t)k]) && out[(size_t)k].k == SVal::Vec;
+      if (!ok) {
+        fail(fn.name + " does not set the limb vectors h0, h1, h2");
+        return;
+      }
+      z3::expr a = c.bv_const("acc[0]", 8);
+      for (int i = 1; i < 17; ++i) a = z3::concat(c.bv_const(("acc[" + std::to_string(i) + "]").c_str(), 8), a);
+      shown.push_back({"h (acc[0..17), little-endian)", a});
+      const unsigned lanes = out[0].bits / 64;
+      std::vector<z3::expr> L;
+      z3::expr rest = c.bool_val(true);
+      for (int k = 0; k < 3; ++k) {
+        L.push_back(ev.word(out[(size_t)k], 64, 0));
+        for (unsigned j = 1; j < lanes; ++j) rest = rest && ev.word(out[(size_t)k], 64, j) == c.bv_val(0, 64);
+      }
+      z3::expr Lv = wide(L[0]) + z3::shl(wide(L[1]), c.bv_val(44, W)) + z3::shl(wide(L[2]), c.bv_val(88, W));
+      // h - L = k p with k >= 0: h < 2^136 and L < 2^131, so k < 2^7 and k p = k 2^130 - 5k with
+      // 5k < 2^130; a non-zero multiple then has (h - L) >> 130 = k - 1, which names k without a
+      // division (Z3 answers the shift-and-add form at once, a 65-way case split not in 10 s).
+      z3::expr dlt = wide(a) - Lv;
+      z3::expr kk = z3::lshr(dlt, c.bv_val(130, W)) + c.bv_val(1, W);
+      z3::expr kP = z3::shl(kk, c.bv_val(130, W)) - (z3::shl(kk, c.bv_val(2, W)) + kk);
+      z3::expr same = z3::ule(Lv, wide(a)) && (dlt == c.bv_val(0, W) || dlt == kP);
+      z3::expr bounds = z3::ult(L[0], c.bv_val(uint64_t{1} << 44, 64)) && z3::ule(L[1], c.bv_val(uint64_t{1} << 44, 64)) &&
+                        z3::ult(L[2], c.bv_val(uint64_t{1} << 42, 64));
+      std::string cex;
+      o.res = prove(c, pre, same && bounds && rest, prover.timeoutMs(), shown, cex);
+      o.cex = cex;
+    });
     o.ms = msSince(t0);
   }
 }
@@ -2019,21 +2021,15 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
       o.skipped = true;
       continue;
     }
-    // proveHelper reads the helper alone: proved once per file and run, the later kernels that
-    // reach it carry that result (File::helperProofs).
-    const std::string key = helperKey(f, fn, "helper:" + k->second);
-    if (const Obligation *done = keptProof(f, key)) {
-      reuseProof(o, *done);
-      o.ms = msSince(t0);
-      continue;
-    }
-    BlockStepResult r = proveHelper(f, fn);
-    o.what = r.what;
-    o.res = r.res;
-    o.cex = r.cex;
-    o.note = r.note;
+    // proveHelper reads the helper alone: proved once per file and run (provedOnce).
+    provedOnce(f, fn, "helper:" + k->second, kr.kernel, o, [&] {
+      BlockStepResult r = proveHelper(f, fn);
+      o.what = r.what;
+      o.res = r.res;
+      o.cex = r.cex;
+      o.note = r.note;
+    });
     o.ms = msSince(t0);
-    keepProof(f, key, o, kr.kernel);
   }
   if (!usesContracts(f)) {
     // The IFMA dialect's memory bounds (kernelbytes.cpp: every helper walked, vector loads and

@@ -264,8 +264,6 @@ bool loadProof(const std::string &dir, const std::string &key, const File &file,
       o.hasLimit = oj.at("has_limit").get<bool>();
       o.max = fromHex(oj.at("max").get<std::string>());
       o.limit = fromHex(oj.at("limit").get<std::string>());
-      o.ms = 0;  // this run spent no time on it
-      o.queries = 0;
       o.context = oj.at("context").get<std::string>();
       o.spec = oj.at("spec").get<std::string>();
       o.note = oj.at("note").get<std::string>();
@@ -292,20 +290,7 @@ bool loadProof(const std::string &dir, const std::string &key, const File &file,
   }
 }
 
-namespace {
-void storeProofOrThrow(const std::string &dir, const std::string &key, const KernelResult &kr);
-}  // namespace
-
 void storeProof(const std::string &dir, const std::string &key, const KernelResult &kr) {
-  try {
-    storeProofOrThrow(dir, key, kr);
-  } catch (const std::exception &) {
-    // (nlohmann's dump throws on text that is not UTF-8: a marker or message with such bytes)
-  }
-}
-
-namespace {
-void storeProofOrThrow(const std::string &dir, const std::string &key, const KernelResult &kr) {
   using nlohmann::json;
   if (!kr.errors.empty()) return;
   json oarr = json::array();
@@ -327,10 +312,16 @@ void storeProofOrThrow(const std::string &dir, const std::string &key, const Ker
   j["file"] = kr.file;
   j["bound_steps"] = kr.boundSteps;
   j["obligations"] = oarr;
+  std::string text;
+  try {
+    text = j.dump();
+  } catch (const nlohmann::json::exception &) {
+    return;  // text that is not UTF-8 (a marker or a message with such bytes): not stored
+  }
   const std::string path = entryPath(dir, key), tmp = path + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(tmp);
-    out << j.dump() << "\n";
+    out << text << "\n";
     out.flush();
     if (!out) {
       std::remove(tmp.c_str());
@@ -339,7 +330,5 @@ void storeProofOrThrow(const std::string &dir, const std::string &key, const Ker
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());
 }
-
-}  // namespace
 
 }  // namespace cv
