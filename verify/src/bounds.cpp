@@ -7,8 +7,9 @@
 #include <functional>
 #include <map>
 #include <random>
-#include <unordered_map>
+#include <stdexcept>
 
+#include "interp.h"
 #include "intrinsics.h"
 #include "poly.h"
 
@@ -154,9 +155,23 @@ struct Trace {
   std::vector<std::pair<int, int>> src;
 };
 
+// What the interval domain keeps per inlined call: the "inlined from" note of its call site and
+// the state of each of its returns (joined into the caller's state after the body).
+struct BoundsFrame {
+  std::string chain;
+  std::vector<State> rets;
+};
+
 }  // namespace
 
-class BoundsInterp {
+// The interval domain on the shared statement interpreter (interp.h): one State (an interval
+// per slot) per path, the two states of an undecided condition joined where the branches meet,
+// loops by fixpoint with the chapoly-invariant lines as their head assumption. `cur` is the state
+// of the path being walked; an expression evaluated on a copy (a condition's refinement, one arm
+// of `?:` or `&&`) walks any helper it calls on that copy (`On`).
+class BoundsInterp : public Interp<BoundsInterp, AVal, BoundsFrame> {
+  friend struct Interp<BoundsInterp, AVal, BoundsFrame>;
+
  public:
   BoundsInterp(const File &f, Prover &p, const BoundsOptions &o) : F(f), P(p), opt(o) {}
 
@@ -165,20 +180,17 @@ class BoundsInterp {
     res.kernel = k.name;
     res.file = F.path;
     State st;
-    Frame fr;
-    fr.ctx = 1;
-    fr.fn = &k;
-    fr.chain = "";
-    frames.push_back(fr);
+    On on(*this, st);
+    frames.push_back(Frame{1, &k, {}, false, AVal{}, BoundsFrame{}});
     // Globals (static const tables) with their initialisers.
     for (int g : F.globals) {
       const Var &v = F.vars[(size_t)g];
       AVal val = topOf(v.ty);
       if (v.init) val = initValue(v.ty, v.init, st);
-      st.at(slot(0, g)) = val;
+      st.at(slotId(0, g)) = val;
     }
-    for (int p : k.params) st.at(slot(1, p)) = topOf(F.vars[(size_t)p].ty);
-    exec(*k.body, st);
+    for (int p : k.params) st.at(slotId(1, p)) = topOf(F.vars[(size_t)p].ty);
+    exec(*k.body);
     frames.pop_back();
     res.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     for (size_t i = 0; i < res.obligations.size(); ++i) res.obligations[i].id = (int)i + 1;
@@ -192,23 +204,27 @@ class BoundsInterp {
   KernelResult res;
   bool collect = true;
 
-  struct Frame {
-    int ctx = 0;
-    const Function *fn = nullptr;
-    std::unordered_map<int, int> refs;  // reference params -> caller slot
-    std::vector<State> rets;
-    AVal retVal;
-    std::string chain;
+  // The state of the path being walked, and a scope that walks on another one.
+  State *cur = nullptr;
+  struct On {
+    BoundsInterp &b;
+    State *saved;
+    On(BoundsInterp &bi, State &st) : b(bi), saved(bi.cur) { b.cur = &st; }
+    ~On() { b.cur = saved; }
+    On(const On &) = delete;
+    On &operator=(const On &) = delete;
   };
-  std::vector<Frame> frames;
+  void execOn(const Stmt &s, State &st) {
+    On on(*this, st);
+    exec(s);
+  }
+
   struct LoopCtx {
     std::vector<State> breaks, conts;
   };
   std::vector<LoopCtx> loops;
 
   std::map<std::pair<int, int>, int> slotIds;
-  std::map<std::pair<int, const void *>, int> ctxIds;
-  int nextCtx = 2;
   std::map<std::string, size_t> oblIdx;
   std::set<std::string> reported;
 
@@ -289,22 +305,19 @@ class BoundsInterp {
     return {0, -1};
   }
 
-  int slot(int ctx, int var) {
-    auto key = std::make_pair(ctx, var);
-    auto it = slotIds.find(key);
+  // The index in a State of (context, variable)'s slot, made on first use.
+  int slotId(int ctx, int var) {
+    auto k = std::make_pair(ctx, var);
+    auto it = slotIds.find(k);
     if (it != slotIds.end()) return it->second;
     int id = (int)slotIds.size();
-    slotIds[key] = id;
+    slotIds[k] = id;
     return id;
   }
-  int varSlot(int var) {
-    const Var &v = F.vars[(size_t)var];
-    if (v.isGlobal) return slot(0, var);
-    Frame &fr = frames.back();
-    auto it = fr.refs.find(var);
-    if (it != fr.refs.end()) return it->second;
-    return slot(fr.ctx, var);
-  }
+  int slotId(std::pair<int, int> k) { return slotId(k.first, k.second); }
+  // The slot of a variable as seen from the innermost frame (interp.h's key: a global, a
+  // reference parameter's caller slot, or the frame's own).
+  int varSlot(int var) { return slotId(key(var)); }
 
   std::string where(SrcLoc l) { return F.path + ":" + std::to_string(l.line) + ":" + std::to_string(l.col); }
 
@@ -324,7 +337,7 @@ class BoundsInterp {
 
   std::string chainNote() {
     std::string c;
-    for (size_t i = frames.size(); i-- > 1;) c += (c.empty() ? "" : ", ") + frames[i].chain;
+    for (size_t i = frames.size(); i-- > 1;) c += (c.empty() ? "" : ", ") + frames[i].ext.chain;
     return c;
   }
 
@@ -414,88 +427,90 @@ class BoundsInterp {
     return Itv{0, maxOf(q.width)};
   }
 
-  // ---- statements ----
-  void exec(const Stmt &s, State &st) {
-    if (!st.live) return;
-    switch (s.kind) {
-      case Stmt::Null: return;
-      case Stmt::Block:
-        for (const auto &c : s.body) exec(*c, st);
-        return;
-      case Stmt::Decl: {
-        const Var &v = F.vars[(size_t)s.var];
-        int sl = slot(frames.back().ctx, s.var);
-        if (v.ty.kind == Type::Array) {
-          AVal a = s.e ? initValue(v.ty, s.e, st) : topOf(v.ty);
-          st.at(sl) = a;
-        } else if (s.e) {
-          AVal val = eval(*s.e, st);
-          st.at(sl) = named(convert(val, v.ty, s.e->loc));
-        } else {
-          st.at(sl) = topOf(v.ty);
-        }
-        return;
-      }
-      case Stmt::ExprS: eval(*s.e, st); return;
-      case Stmt::If: {
-        AVal c = eval(*s.e, st);
-        int d = decided(c);
-        if (d == 1) {
-          State t = st;
-          refine(*s.e, true, t);
-          exec(*s.then, t);
-          st = t;
-          return;
-        }
-        if (d == 0) {
-          refine(*s.e, false, st);
-          if (s.els) exec(*s.els, st);
-          return;
-        }
-        State t = st, e = st;
-        refine(*s.e, true, t);
-        refine(*s.e, false, e);
-        // The key powers are per path: each branch starts from what came before the if.
-        const bool hk0 = haveKeyPowers;
-        const auto kp0 = keyPowers;
-        if (t.live) exec(*s.then, t);
-        const bool hkT = haveKeyPowers;
-        const auto kpT = keyPowers;
-        haveKeyPowers = hk0;
-        keyPowers = kp0;
-        if (s.els && e.live) exec(*s.els, e);
-        if (hkT && (!haveKeyPowers || kpT != keyPowers)) {
-          if (haveKeyPowers) haveKeyPowers = false;  // two different setups meet: no identity survives
-          else keyPowers = kpT, haveKeyPowers = true;
-        }
-        st = joinS(t, e);
-        return;
-      }
-      case Stmt::While:
-      case Stmt::For:
-      case Stmt::DoWhile: execLoop(s, st); return;
-      case Stmt::Return: {
-        // Evaluate first: the value may call a helper, which pushes onto `frames` (a reference
-        // into it taken before the call would dangle once the vector grows).
-        AVal v;
-        if (s.e) v = eval(*s.e, st);
-        Frame &fr = frames.back();
-        if (s.e) fr.retVal = join(fr.retVal, convert(v, fr.fn->ret, s.loc));
-        fr.rets.push_back(st);
-        st.live = false;
-        return;
-      }
-      case Stmt::Break:
-        if (loops.empty()) return error(s.loc, "break outside a loop");
-        loops.back().breaks.push_back(st);
-        st.live = false;
-        return;
-      case Stmt::Continue:
-        if (loops.empty()) return error(s.loc, "continue outside a loop");
-        loops.back().conts.push_back(st);
-        st.live = false;
-        return;
+  // ---- statements (interp.h's walk; these are the interval domain's hooks) ----
+  bool halted() const { return !cur->live; }
+  [[noreturn]] void unreachable(const char *what) {
+    throw std::logic_error(std::string("bounds: ") + what + " is decided by the interval domain");
+  }
+  int decide(const AVal &, SrcLoc) { unreachable("decide"); }
+  void fail(SrcLoc l, const std::string &m) { error(l, m); }
+  AVal &slot(int var) { return cur->at(varSlot(var)); }
+  AVal eval(const Expr &e) { return eval(e, *cur); }
+  void bindParam(int ctx, int pv, AVal v) { cur->at(slotId(ctx, pv)) = named(std::move(v)); }
+
+  void declare(const Stmt &s) {
+    State &st = *cur;
+    const Var &v = F.vars[(size_t)s.var];
+    int sl = slotId(frames.back().ctx, s.var);
+    if (v.ty.kind == Type::Array) {
+      AVal a = s.e ? initValue(v.ty, s.e, st) : topOf(v.ty);
+      st.at(sl) = a;
+    } else if (s.e) {
+      AVal val = eval(*s.e, st);
+      st.at(sl) = named(convert(val, v.ty, s.e->loc));
+    } else {
+      st.at(sl) = topOf(v.ty);
     }
+  }
+
+  // A condition decided by its interval runs one branch (refined by it); an undecided one runs
+  // both on copies refined each way and joins them.
+  void execIf(const Stmt &s) {
+    State &st = *cur;
+    AVal c = eval(*s.e, st);
+    int d = decided(c);
+    if (d == 1) {
+      State t = st;
+      refine(*s.e, true, t);
+      execOn(*s.then, t);
+      st = t;
+      return;
+    }
+    if (d == 0) {
+      refine(*s.e, false, st);
+      if (s.els) exec(*s.els);
+      return;
+    }
+    State t = st, e = st;
+    refine(*s.e, true, t);
+    refine(*s.e, false, e);
+    // The key powers are per path: each branch starts from what came before the if.
+    const bool hk0 = haveKeyPowers;
+    const auto kp0 = keyPowers;
+    if (t.live) execOn(*s.then, t);
+    const bool hkT = haveKeyPowers;
+    const auto kpT = keyPowers;
+    haveKeyPowers = hk0;
+    keyPowers = kp0;
+    if (s.els && e.live) execOn(*s.els, e);
+    if (hkT && (!haveKeyPowers || kpT != keyPowers)) {
+      if (haveKeyPowers) haveKeyPowers = false;  // two different setups meet: no identity survives
+      else keyPowers = kpT, haveKeyPowers = true;
+    }
+    st = joinS(t, e);
+  }
+
+  // A return parks the path's state with the frame (joined into the caller's after the body)
+  // and joins its value into the frame's.
+  void execReturn(const Stmt &s) {
+    State &st = *cur;
+    // Evaluate first: the value may call a helper, which pushes onto `frames` (a reference
+    // into it taken before the call would dangle once the vector grows).
+    AVal v;
+    if (s.e) v = eval(*s.e, st);
+    Frame &fr = frames.back();
+    if (s.e) fr.ret = join(fr.ret, convert(v, fr.fn->ret, s.loc));
+    fr.ext.rets.push_back(st);
+    st.live = false;
+  }
+
+  // A break or continue parks the path's state with its loop.
+  void execJump(const Stmt &s) {
+    State &st = *cur;
+    const bool brk = s.kind == Stmt::Break;
+    if (loops.empty()) return error(s.loc, brk ? "break outside a loop" : "continue outside a loop");
+    (brk ? loops.back().breaks : loops.back().conts).push_back(st);
+    st.live = false;
   }
 
   static int decided(const AVal &c) {
@@ -508,7 +523,7 @@ class BoundsInterp {
   // Runs one iteration: body (+ continue states) and increment. Returns the state at the end.
   State iterate(const Stmt &s, State st) {
     loops.push_back({});
-    exec(*s.then, st);
+    execOn(*s.then, st);
     for (auto &c : loops.back().conts) st = joinS(st, c);
     breaksOut = std::move(loops.back().breaks);
     loops.pop_back();
@@ -517,8 +532,9 @@ class BoundsInterp {
   }
   std::vector<State> breaksOut;
 
-  void execLoop(const Stmt &s, State &st) {
-    if (s.kind == Stmt::For && s.init) exec(*s.init, st);
+  void execLoop(const Stmt &s) {
+    State &st = *cur;
+    if (s.kind == Stmt::For && s.init) exec(*s.init);
     if (!st.live) return;
     std::vector<State> exits;
     // Invariant variables and their slots.
@@ -725,8 +741,8 @@ class BoundsInterp {
     // Innermost first: the current frame's locals and refs, then globals.
     const Frame &fr = frames.back();
     int best = -1;
-    for (auto &[key, sl] : slotIds) {
-      if (key.first == fr.ctx && F.vars[(size_t)key.second].name == name) best = key.second;
+    for (auto &[k, sl] : slotIds) {
+      if (k.first == fr.ctx && F.vars[(size_t)k.second].name == name) best = k.second;
     }
     if (best >= 0) return best;
     for (auto &[var, sl] : fr.refs)
@@ -1326,11 +1342,7 @@ class BoundsInterp {
   AVal call(const Expr &e, State &st) {
     if (e.fn < 0) return topOf(e.ty);
     const Function &fn = F.funcs[(size_t)e.fn];
-    for (const auto &fr : frames)
-      if (fr.fn == &fn) {
-        error(e.loc, "recursive call of '" + fn.name + "' is outside the emitted dialect");
-        return topOf(e.ty);
-      }
+    if (!checkNotRecursive(e, fn)) return topOf(e.ty);
     if (opt.finalReduction.count(fn.name)) {
       FinalCall fc;
       fc.fn = e.fn;
@@ -1354,36 +1366,15 @@ class BoundsInterp {
       }
       return topOf(fn.ret);
     }
-    auto ck = std::make_pair(frames.back().ctx, (const void *)&e);
-    auto it = ctxIds.find(ck);
-    int ctx = it == ctxIds.end() ? (ctxIds[ck] = nextCtx++) : it->second;
-    Frame fr;
-    fr.ctx = ctx;
-    fr.fn = &fn;
-    fr.chain = "inlined from " + F.path + ":" + std::to_string(e.loc.line);
-    std::vector<std::pair<int, AVal>> byValue;
-    for (size_t i = 0; i < fn.params.size(); ++i) {
-      int pv = fn.params[i];
-      const Var &v = F.vars[(size_t)pv];
-      if (i >= e.args.size()) break;
-      if (v.isRef) {
-        const Expr *a = e.args[i].get();
-        while (a->kind == Expr::Cast) a = a->args[0].get();
-        if (a->kind != Expr::Var) {
-          error(a->loc, "reference argument must be a variable");
-          continue;
-        }
-        fr.refs[pv] = varSlot(a->var);
-      } else {
-        byValue.push_back({slot(ctx, pv), convert(eval(*e.args[i], st), v.ty, e.loc)});
-      }
-    }
-    for (auto &[sl, val] : byValue) st.at(sl) = named(val);
+    On on(*this, st);
+    Frame fr = bindCall(e, fn);
+    const int ctx = fr.ctx;
+    fr.ext.chain = "inlined from " + F.path + ":" + std::to_string(e.loc.line);
     {
       std::vector<AVal> args;
       for (size_t i = 0; i < fn.params.size() && i < e.args.size(); ++i) {
         const Var &v = F.vars[(size_t)fn.params[i]];
-        args.push_back(v.isRef ? AVal{} : st.at(slot(ctx, fn.params[i])));
+        args.push_back(v.isRef ? AVal{} : st.at(slotId(ctx, fn.params[i])));
       }
       checkKeyPowers(e, fn, args);
       if (contractOf(fn).role == "ifma.state_store" && collect) {
@@ -1394,10 +1385,7 @@ class BoundsInterp {
         res.stateStoreCalls.push_back(sc);
       }
     }
-    frames.push_back(fr);
-    exec(*fn.body, st);
-    Frame done = frames.back();
-    frames.pop_back();
+    Frame done = runFrame(fr);
     Contract callee = contractOf(fn);
     std::vector<size_t> made;
     if (callee.role == "ifma.key_powers") {
@@ -1422,16 +1410,16 @@ class BoundsInterp {
       haveKeyPowers = true;
       for (size_t i : made) {
         auto rit = fr.refs.find(fn.params[i]);
-        AVal v = rit == fr.refs.end() ? AVal{} : st.at(rit->second);
+        AVal v = rit == fr.refs.end() ? AVal{} : st.at(slotId(rit->second));
         std::vector<std::pair<u128, long long>> t;
         for (size_t j = 0; j < v.lanes.size(); ++j) t.push_back(termAt(v, j));
         if (v.k != AVal::Vec) haveKeyPowers = false;
         keyPowers.push_back(t);
       }
     }
-    for (auto &r : done.rets) st = joinS(st, r);
+    for (auto &r : done.ext.rets) st = joinS(st, r);
     if (fn.ret.kind == Type::Void) return AVal{};
-    return done.retVal.k == AVal::Bot ? topOf(fn.ret) : done.retVal;
+    return done.ret.k == AVal::Bot ? topOf(fn.ret) : done.ret;
   }
 
   // ---- intrinsics ----

@@ -1,7 +1,8 @@
-// interp.h: the statement interpreter the value-domain evaluators share.
+// interp.h: the statement interpreter every value-domain evaluator shares.
 //
-// Three of the verifier's evaluators walk the same emitted dialect the same way and differ only
-// in what a value is: symbolic.cpp (Z3 bit-vectors: the ChaCha20 rounds, the final reduction),
+// Four of the verifier's evaluators walk the same emitted dialect the same way and differ only
+// in what a value is: bounds.cpp (intervals, one state per path, joined where paths meet: the
+// limb bounds), symbolic.cpp (Z3 bit-vectors: the ChaCha20 rounds, the final reduction),
 // poly.cpp (integer polynomials with interval bounds: the IFMA block steps and helpers) and
 // scalar64.cpp (integer polynomials with an upper bound and ghost tags: the mul64 contracts).
 // This header is the part they had each written out: the call stack (one variable slot per
@@ -14,18 +15,21 @@
 //   Val  &slot(int var)                           the variable's slot, made on first use
 //   int   decide(const Val &, SrcLoc)             a condition's constant truth (0/1), or fail
 //   void  declare(const Stmt &decl)               a declaration (initialiser or fresh value)
-//   [[noreturn]] void fail(SrcLoc, const std::string &)
+//   void  fail(SrcLoc, const std::string &)       an error: [[noreturn]], or recorded (the walk
+//                                                 then goes on past the construct)
 //
 // and may override, by declaring a member of the same name: `execIf` and `execLoop` (a domain
 // that joins both branches of a condition it cannot decide, or proves a loop by its invariant:
-// scalar64.cpp), `onStatement` (where the walk is, for reports), and `loopLimit` (constant trip
-// counts only: how many iterations before giving up).
-// `allowsBreak` says whether break/continue are in the domain's dialect (the ChaCha20 helpers'
-// loops: symbolic.cpp) or a failure.
+// bounds.cpp, scalar64.cpp), `execReturn` and `execJump` (a domain that keeps one state per
+// path: a return or break parks the path's state), `halted` (the current path has ended),
+// `bindParam` (where a value parameter's argument is stored), `onStatement` (where the walk is,
+// for reports), and `loopLimit` (constant trip counts only: how many iterations before giving
+// up). `allowsBreak` says whether break/continue are in the domain's dialect (the ChaCha20
+// helpers' loops: symbolic.cpp) or a failure. `FrameExt` is what a domain keeps per inlined call
+// beside the frame (bounds.cpp: the states of its returns).
 //
-// The interval interpreter (bounds.cpp) and the path-sensitive walkers (kernelbytes.cpp,
-// rvv.cpp) decide no control flow by constants (they join paths or carry path conditions) and
-// keep their own statement walk.
+// The path-sensitive walkers (kernelbytes.cpp, rvv.cpp) carry path conditions through both
+// branches of every condition and keep their own statement walk.
 #pragma once
 
 #include <map>
@@ -37,7 +41,10 @@
 
 namespace cv {
 
-template <class Derived, class Val>
+/// What a domain keeps per frame by default: nothing.
+struct NoFrameExt {};
+
+template <class Derived, class Val, class FrameExt = NoFrameExt>
 struct Interp {
   /// One inlined call: its context id (1 for the function being proved, 0 for globals, one per
   /// call site from 2), its reference parameters' caller slots, and what it returned.
@@ -47,6 +54,7 @@ struct Interp {
     std::map<int, std::pair<int, int>> refs;  // reference parameter -> caller slot
     bool returned = false;
     Val ret;
+    FrameExt ext{};
   };
   std::vector<Frame> frames;
   std::map<std::pair<int, int>, Val> slots;  // (context, variable) -> value
@@ -71,10 +79,21 @@ struct Interp {
     return {fr.ctx, var};
   }
 
-  /// Fails on a call of a function already on the stack (recursion is outside the dialect).
-  void checkNotRecursive(const Expr &e, const Function &fn) {
+  /// Fails on a call of a function already on the stack (recursion is outside the dialect);
+  /// false where it failed and the domain's fail returned.
+  bool checkNotRecursive(const Expr &e, const Function &fn) {
     for (const auto &f : frames)
-      if (f.fn == &fn) self().fail(e.loc, "recursive call of '" + fn.name + "' is outside the emitted dialect");
+      if (f.fn == &fn) {
+        self().fail(e.loc, "recursive call of '" + fn.name + "' is outside the emitted dialect");
+        return false;
+      }
+    return true;
+  }
+
+  /// Stores value parameter `pv`'s argument in its slot of context `ctx`.
+  void bindParam(int ctx, int pv, Val v) {
+    slots.erase({ctx, pv});
+    slots.emplace(std::make_pair(ctx, pv), std::move(v));
   }
 
   /// The frame of call `e` of `fn`: its context (the same one each time this call site runs in
@@ -93,37 +112,41 @@ struct Interp {
       if (v.isRef) {
         const Expr *a = e.args[i].get();
         while (a->kind == Expr::Cast) a = a->args[0].get();
-        if (a->kind != Expr::Var) self().fail(a->loc, "reference argument must be a variable");
+        if (a->kind != Expr::Var) {
+          self().fail(a->loc, "reference argument must be a variable");
+          continue;
+        }
         fr.refs[pv] = key(a->var);
         self().slot(a->var);
       } else {
         vals.push_back({pv, self().convert(self().eval(*e.args[i]), v.ty, e.loc)});
       }
     }
-    for (auto &[pv, val] : vals) {
-      slots.erase({ctx, pv});
-      slots.emplace(std::make_pair(ctx, pv), val);
-    }
+    for (auto &[pv, val] : vals) self().bindParam(ctx, pv, std::move(val));
     return fr;
   }
 
-  /// Runs `fn`'s body in frame `fr` and returns what it returned.
-  Val runFrame(const Frame &fr) {
-    frames.push_back(fr);
-    exec(*fr.fn->body);
-    Frame done = frames.back();
+  /// Runs `fn`'s body in frame `fr` and returns the frame as the body left it (its `ret`: what
+  /// it returned).
+  Frame runFrame(Frame fr) {
+    frames.push_back(std::move(fr));
+    exec(*frames.back().fn->body);
+    Frame done = std::move(frames.back());
     frames.pop_back();
-    return done.ret;
+    return done;
   }
 
   /// A call inlined: recursion refused, arguments bound, the body run.
   Val inlineCall(const Expr &e, const Function &fn) {
-    checkNotRecursive(e, fn);
-    return runFrame(bindCall(e, fn));
+    if (!checkNotRecursive(e, fn)) return Val{};
+    return runFrame(bindCall(e, fn)).ret;
   }
 
+  /// The current path has ended (returned, or unwinding to its loop).
+  bool halted() const { return frames.back().returned || brk || cont; }
+
   void exec(const Stmt &s) {
-    if (frames.back().returned || brk || cont) return;
+    if (self().halted()) return;
     self().onStatement(s);
     switch (s.kind) {
       case Stmt::Null: return;
@@ -138,16 +161,30 @@ struct Interp {
       case Stmt::While:
       case Stmt::For:
       case Stmt::DoWhile: self().execLoop(s); return;
-      case Stmt::Return:
-        if (s.e) frames.back().ret = self().convert(self().eval(*s.e), frames.back().fn->ret, s.loc);
-        frames.back().returned = true;
-        return;
+      case Stmt::Return: self().execReturn(s); return;
       case Stmt::Break:
-      case Stmt::Continue:
-        if (!Derived::allowsBreak) self().fail(s.loc, "break/continue outside a loop this evaluator unrolls");
-        (s.kind == Stmt::Break ? brk : cont) = true;
-        return;
+      case Stmt::Continue: self().execJump(s); return;
     }
+  }
+
+  /// A return: its value converted to the function's type, the frame done.
+  void execReturn(const Stmt &s) {
+    // Evaluate first: the value may call a helper, which pushes onto `frames` (a reference into
+    // it taken before the call would dangle once the vector grows).
+    if (s.e) {
+      Val v = self().convert(self().eval(*s.e), frames.back().fn->ret, s.loc);
+      frames.back().ret = std::move(v);
+    }
+    frames.back().returned = true;
+  }
+
+  /// A break or continue: unwinds to its loop (allowsBreak), else a failure.
+  void execJump(const Stmt &s) {
+    if (!Derived::allowsBreak) {
+      self().fail(s.loc, "break/continue outside a loop this evaluator unrolls");
+      return;
+    }
+    (s.kind == Stmt::Break ? brk : cont) = true;
   }
 
   /// A condition decided by a constant: the branch it picks.

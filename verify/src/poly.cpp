@@ -419,7 +419,7 @@ struct Eval : Interp<Eval, PV> {
     for (int p : fn.params) hasRef = hasRef || F.vars[(size_t)p].isRef;
     if (!hasRef && fn.ret.kind == Type::Void) return opaqueOf(fn.ret, fn.name);  // keystream helpers: only memory effects
     if (abstractMul && roleOf(fn) == "ifma.mul") return mulContract(e, fn);
-    return runFrame(bindCall(e, fn));
+    return runFrame(bindCall(e, fn)).ret;
   }
 
   // p1305_mul(h0&, h1&, h2&, a0, a1, a2, b0, b1, b2, bs1, bs2) by its contract (see abstractMul).
