@@ -546,6 +546,63 @@ class Walker {
     if (hasParam("len")) path.push_back(z3::ule(c.bv_const("len", 64), bv((1ull << 38) - 64)));
     if (hasParam("aad_len")) path.push_back(z3::ult(c.bv_const("aad_len", 64), bv(1ull << 61)));
   }
+  // A contracted helper walked on its own (kernel-bytes of the mul64 dialect): its parameters are
+  // buffers of the footprint its callers are held to (callWith): T p[N] its declared bytes; a
+  // chacha20.block's out (and in, with "xor") 64 bytes per block; its woven MAC's message the
+  // contract's block_bytes, or 16 per block of its block-count parameter; a partial load's source
+  // its length parameter, at most max_len. Any other pointer parameter has no footprint.
+  void bindHelperParams() {
+    const Contract gc = contractOf(K);
+    const nlohmann::json j = nlohmann::json::parse(K.contract, nullptr, false);
+    for (int pv : K.params) {
+      const Var &v = F.vars[(size_t)pv];
+      if (v.ty.kind == Type::Int) {
+        Val x;
+        x.e = c.bv_const(v.name.c_str(), 64);
+        if (v.ty.bits < 64) path.push_back(z3::ult(*x.e, bv(1ull << v.ty.bits)));
+        env[pv] = x;
+      }
+    }
+    auto intParam = [&](const std::string &name) -> std::optional<z3::expr> {
+      for (int pv : K.params)
+        if (F.vars[(size_t)pv].name == name && F.vars[(size_t)pv].ty.kind == Type::Int && !F.vars[(size_t)pv].isRef) return *env.at(pv).e;
+      return std::nullopt;
+    };
+    for (int pv : K.params) {
+      const Var &v = F.vars[(size_t)pv];
+      if (v.ty.kind != Type::Ptr && v.ty.kind != Type::Array) continue;
+      Val p;
+      p.ptr = true;
+      p.base = v.name;
+      p.e = bv(0);
+      p.elem = v.ty.bits >= 8 ? v.ty.bits / 8 : 1;
+      env[pv] = p;
+      const uint64_t n = v.ty.kind == Type::Array ? v.ty.count : v.paramCount;
+      if (n != 0) {
+        bound.emplace(v.name, bv(n * p.elem));
+        continue;
+      }
+      std::optional<z3::expr> bytes;
+      if (gc.role == "chacha20.block" && j.is_object()) {
+        const bool fixed = j.value("blocks", nlohmann::json()).is_number_unsigned();
+        if (fixed && (v.name == j.value("out", "out") || (j.value("xor", false) && v.name == j.value("in", "in"))))
+          bytes = bv(64 * j["blocks"].get<uint64_t>());
+        if (j.contains("mac") && j["mac"].is_object() && v.name == j["mac"].value("msg", "")) {
+          const nlohmann::json &m = j["mac"];
+          if (m.contains("block_bytes") && m["block_bytes"].is_number_unsigned()) bytes = bv(m["block_bytes"].get<uint64_t>());
+          else if (auto nb = intParam(m.value("blocks", ""))) bytes = *nb * bv(16);
+        }
+      } else if (gc.role == "bytes.load_partial" && v.name == gc.src) {
+        if (auto len = intParam(gc.len)) {
+          bytes = *len;
+          path.push_back(z3::ule(*len, bv(gc.maxLen)));
+        }
+      }
+      if (!bytes) throw Failure{"the " + v.name + " parameter of " + K.name + ": a pointer parameter whose footprint its contract does not give", K.loc};
+      bound.emplace(v.name, *bytes);
+    }
+  }
+
   bool hasParam(const std::string &n) const {
     for (int pv : K.params)
       if (F.vars[(size_t)pv].name == n) return true;
@@ -2749,16 +2806,17 @@ class Walker {
   }
 };
 
-// One walk of the kernel's body for obligation `o` (a fresh Z3 context), `setup` choosing the pass.
-void walk(const File &f, const Function &kernel, Obligation &o, const std::function<void(Walker &, z3::context &)> &setup) {
-  auto t0 = std::chrono::steady_clock::now();
+// One walk of `fn`'s body (a fresh Z3 context), `setup` choosing the pass and `bind` binding the
+// parameters: the failure, if any, and the queries it asked.
+std::optional<Failure> runWalk(const File &f, const Function &fn, unsigned &checks, const std::function<void(Walker &, z3::context &)> &setup,
+                               void (Walker::*bind)() = &Walker::bindParams) {
   z3::context c;
-  Walker w(f, kernel, c);
+  Walker w(f, fn, c);
   std::optional<Failure> failure;
   try {
     setup(w, c);
-    w.bindParams();
-    if (kernel.body) w.exec(*kernel.body);
+    (w.*bind)();
+    if (fn.body) w.exec(*fn.body);
     w.settle();
     if (w.onEnd) w.onEnd();
   } catch (Failure &fl) {
@@ -2772,13 +2830,22 @@ void walk(const File &f, const Function &kernel, Obligation &o, const std::funct
     }
     if (!failure) throw;
   }
+  checks += w.checks;
+  return failure;
+}
+
+// One walk of the kernel's body for obligation `o`, `setup` choosing the pass.
+void walk(const File &f, const Function &kernel, Obligation &o, const std::function<void(Walker &, z3::context &)> &setup) {
+  auto t0 = std::chrono::steady_clock::now();
+  unsigned checks = 0;
+  std::optional<Failure> failure = runWalk(f, kernel, checks, setup);
   if (failure) {
     o.res = Res::FAILED;
     o.cex = "line " + std::to_string(failure->loc.line) + ": " + failure->msg;
   } else {
-    o.note = std::to_string(w.checks) + " queries";
+    o.note = std::to_string(checks) + " queries";
   }
-  o.queries = (int)w.checks;
+  o.queries = (int)checks;
   o.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -2959,10 +3026,63 @@ void proveOutCoverage(const File &f, const Function &kernel, const std::function
   });
 }
 
+// The contracted helpers `kernel` reaches (through any chain of calls), in the file's order.
+static std::vector<int> contractedHelpers(const File &f, const Function &kernel) {
+  std::set<int> seen;
+  std::function<void(const Stmt &)> inS;
+  std::function<void(const Expr &)> inE = [&](const Expr &x) {
+    if (x.kind == Expr::Call && x.fn >= 0 && seen.insert(x.fn).second && f.funcs[(size_t)x.fn].body) inS(*f.funcs[(size_t)x.fn].body);
+    for (const auto &a : x.args)
+      if (a) inE(*a);
+  };
+  inS = [&](const Stmt &t) {
+    for (const ExprP *q : {&t.e, &t.inc})
+      if (*q) inE(**q);
+    forEachChild(t, inS);
+  };
+  if (kernel.body) inS(*kernel.body);
+  std::vector<int> out;
+  for (int fi : seen)
+    if (contractOf(f.funcs[(size_t)fi]).present) out.push_back(fi);
+  return out;
+}
+
 void proveKernelBytes(const File &f, const Function &kernel, const std::function<Obligation *(SrcLoc, const std::string &)> &add) {
-  Obligation *o = add(kernel.loc, "every byte " + kernel.name + " reads or writes itself, and every buffer it hands to a helper, lies inside its buffer");
+  const bool contracts = usesContracts(f);
+  Obligation *o = add(kernel.loc, "every byte " + kernel.name + " reads or writes itself, and every buffer it hands to a helper, lies inside its buffer" +
+                                      (contracts ? "; every proved helper it reaches reads and writes only inside the buffers its callers are held to" : ""));
   if (!o) return;
-  walk(f, kernel, *o, [&](Walker &w, z3::context &) { w.ifma = !usesContracts(f); });
+  walk(f, kernel, *o, [&](Walker &w, z3::context &) { w.ifma = !contracts; });
+  if (!contracts || o->res != Res::OK) return;
+  // The mul64 dialect hands a proved (contracted) helper buffers of its footprint and does not
+  // walk it there: each such helper's own body is walked here, its parameters bound to exactly
+  // those footprints, its vector loads and stores by their bytes and the helpers it calls inlined
+  // (the IFMA dialect's walk). Helpers with RVV intrinsics: rvv.cpp (chacha-block) holds their
+  // stores to out[0, 64 vl) and their local arrays. Each helper once per file and process.
+  static std::map<std::string, std::pair<std::optional<Failure>, unsigned>> done;
+  auto t0 = std::chrono::steady_clock::now();
+  unsigned checks = 0, helpers = 0;
+  for (int fi : contractedHelpers(f, kernel)) {
+    const Function &g = f.funcs[(size_t)fi];
+    if (usesRvv(g)) continue;
+    const std::string key = f.path + "\n" + std::to_string(fi) + "\n" + g.name;
+    auto it = done.find(key);
+    if (it == done.end()) {
+      unsigned n = 0;
+      std::optional<Failure> fl = runWalk(f, g, n, [](Walker &w, z3::context &) { w.ifma = true; }, &Walker::bindHelperParams);
+      it = done.emplace(key, std::make_pair(fl, n)).first;
+    }
+    ++helpers;
+    checks += it->second.second;
+    if (it->second.first) {
+      o->res = Res::FAILED;
+      o->cex = "in " + g.name + ", line " + std::to_string(it->second.first->loc.line) + ": " + it->second.first->msg;
+      break;
+    }
+  }
+  o->queries += (int)checks;
+  o->ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (o->res == Res::OK) o->note += " in the kernel's body; the bodies of " + std::to_string(helpers) + " proved helpers, " + std::to_string(checks) + " queries";
 }
 
 }  // namespace cv

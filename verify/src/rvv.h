@@ -39,7 +39,10 @@ void proveKeystreamLoopsRvv(const File &f, const Function &kernel,
 // writes (inlined contract-free helpers included) and every buffer it hands to a proved helper
 // (array parameters T p[N], "blocks": "vl" helpers' 64 vl and 16 nmac bytes, a partial load's
 // length) lies inside the caller's buffer: len for the text buffers, aad_len for the AAD, the
-// declared size of array parameters and local arrays. `add` creates the obligation.
+// declared size of array parameters and local arrays; and every proved (contracted) helper it
+// reaches reads and writes only inside those footprints and its own local arrays (its body
+// walked with its parameters bound to them; helpers with RVV intrinsics are rvv.cpp's). `add`
+// creates the obligation.
 void proveKernelBytes(const File &f, const Function &kernel,
                       const std::function<Obligation *(SrcLoc, const std::string &)> &add);
 // mac-order of an IFMA-dialect kernel (kernelbytes.cpp): the pieces its Poly1305 absorbs follow
