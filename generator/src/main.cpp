@@ -20,6 +20,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bounds.hpp"
@@ -108,6 +109,38 @@ bool write_file(const fs::path &path, const std::string &text) {
   return true;
 }
 
+// Writes `bytes` to a fresh file beside `target` (mkstemp: O_CREAT | O_EXCL, so a name planted
+// there, a symlink above all, is never written through), with the permissions a new file gets
+// under the umask; `stage` is its path once it exists (the caller renames it over the target, or
+// removes it).
+std::error_code stage_beside(const std::string &bytes, const fs::path &target, fs::path &stage) {
+  const mode_t mask = umask(0);
+  umask(mask);
+  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+  std::string name = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+  const int fd = mkstemp(name.data());
+  if (fd < 0) return std::error_code(errno, std::generic_category());
+  stage = name;
+  size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int e = n < 0 ? errno : EIO;
+      close(fd);
+      return std::error_code(e, std::generic_category());
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (fchmod(fd, 0666 & ~mask) != 0) {
+    const int e = errno;
+    close(fd);
+    return std::error_code(e, std::generic_category());
+  }
+  if (close(fd) != 0) return std::error_code(errno, std::generic_category());
+  return {};
+}
+
 int render_scalar(const Spec &spec, const std::string &shown, const std::string &out_shown,
                   const std::string &targets, const fs::path &dir, const std::string &emit_ir) {
   Spec s = spec;
@@ -186,7 +219,7 @@ int render_scalar(const Spec &spec, const std::string &shown, const std::string 
       !write_file(dir / ("chapoly_" + spec.name + ".h"), kir::render_header(m, t, meta)))
     return 2;
   if (!emit_ir.empty()) {
-    if (!write_file(emit_ir, kir::to_json(m).dump(1) + "\n")) return 2;
+    if (!write_file(dir / "ir.json", kir::to_json(m).dump(1) + "\n")) return 2;  // published by gen_main on success
   }
   return 0;
 }
@@ -231,7 +264,7 @@ int render_avx512(const Spec &spec, const std::string &shown, const std::string 
   if (!emit_ir.empty()) {
     nlohmann::json j = kir::to_json(m);
     j["lane_ops"] = ir["blocks"];
-    if (!write_file(emit_ir, j.dump(1) + "\n")) return 2;
+    if (!write_file(dir / "ir.json", j.dump(1) + "\n")) return 2;  // published by gen_main on success
   }
   return 0;
 }
@@ -283,7 +316,8 @@ static int gen_main(int argc, char **argv) {
   std::string shown = display_path(spec_path);
   std::string out_shown = display_path(out_dir);
   const std::vector<std::string> outputs = {"chapoly_" + spec.name + ".cpp", "chapoly_" + spec.name + ".h"};
-  const std::string command = fmt::format("chapoly-gen --spec {} --out-dir {}", shown, out_shown);
+  // The fix a --check failure suggests: the paths as given, so that it runs from here.
+  const std::string command = fmt::format("chapoly-gen --spec {} --out-dir {}", shown_escaped(spec_path), shown_escaped(out_dir));
 
   // Render into a private temporary directory (removed on every exit path); nothing in
   // --out-dir changes until both files rendered.
@@ -342,10 +376,10 @@ static int gen_main(int argc, char **argv) {
     fs::create_directories(out_dir, ec);
     if (ec || !fs::is_directory(out_dir)) return fail(out_dir, ec ? ec : std::make_error_code(std::errc::not_a_directory));
     for (const auto &f : outputs) {
-      fs::path stage = fs::path(out_dir) / ("." + f + ".tmp");
-      fs::copy_file(tmp / f, stage, fs::copy_options::overwrite_existing, ec);
-      if (ec) return fail(stage, ec);
-      staged.push_back(stage);
+      fs::path stage;
+      ec = stage_beside(read_file(tmp / f), fs::path(out_dir) / f, stage);
+      if (!stage.empty()) staged.push_back(stage);
+      if (ec) return fail(stage.empty() ? fs::path(out_dir) : stage, ec);
     }
     for (const auto &f : outputs) {
       if (fs::is_directory(fs::path(out_dir) / f)) return fail(fs::path(out_dir) / f, std::make_error_code(std::errc::is_a_directory));
@@ -355,6 +389,17 @@ static int gen_main(int argc, char **argv) {
       if (ec) return fail(fs::path(out_dir) / outputs[i], ec);
     }
     std::cout << fmt::format("chapoly-gen: wrote {}/{{{}, {}}} from {}\n", out_dir, outputs[0], outputs[1], shown);
+  }
+  // --emit-ir: written only when the run succeeded (a failed or refused run writes nothing).
+  if (status == 0 && !emit_ir.empty()) {
+    fs::path stage;
+    ec = stage_beside(read_file(tmp / "ir.json"), emit_ir, stage);
+    if (!ec) fs::rename(stage, emit_ir, ec);
+    if (ec) {
+      if (!stage.empty()) { std::error_code ig; fs::remove(stage, ig); }
+      std::cerr << fmt::format("{}: error: cannot write: {}\n", emit_ir, ec.message());
+      return 2;
+    }
   }
   return status;
 }

@@ -217,12 +217,15 @@ class Output {
     check_target(avoid);
     std::string dir = ".";
     if (auto slash = path.rfind('/'); slash != std::string::npos) dir = slash == 0 ? "/" : path.substr(0, slash);
+    // Temporary names beside the target but of a fixed length (a long target name must not make
+    // them too long): "<dir>/.chapoly-XXXXXX".
+    tmp_prefix_ = (dir == "/" ? std::string() : dir) + "/.chapoly-";
     fd_ = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
     if (fd_ >= 0) return;
     if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
       fail(fmt::format("cannot create a temporary file in '{}' for '{}': {}", dir, path, errno_text()));
     // No O_TMPFILE here: a named temporary beside the target.
-    std::string tmp = path + ".chapoly-XXXXXX";
+    std::string tmp = tmp_prefix_ + "XXXXXX";
     arm_temp(tmp);  // armed before it exists: unlinking a missing name is harmless
     fd_ = mkstemp(tmp.data());
     if (fd_ < 0) {
@@ -266,8 +269,7 @@ class Output {
       for (int attempt = 0;; ++attempt) {
         uint8_t r[6];
         random_fill(r, sizeof r);
-        tmp = fmt::format("{}.chapoly-{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}", path_, r[0], r[1], r[2],
-                          r[3], r[4], r[5]);
+        tmp = fmt::format("{}{:02x}{:02x}{:02x}{:02x}{:02x}{:02x}", tmp_prefix_, r[0], r[1], r[2], r[3], r[4], r[5]);
         arm_temp(tmp);
         if (linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) == 0) break;
         int e = errno;
@@ -345,6 +347,7 @@ class Output {
   bool stdout_ = false;
   bool committed_ = false;
   std::string named_tmp_;
+  std::string tmp_prefix_;  // "<dir>/.chapoly-": temporary names beside the target
   uint64_t written_ = 0;
 };
 

@@ -90,6 +90,23 @@ case $case in
     before=$(ls -A "$S")
     out=$(cd "$S" && trap '' XFSZ && ulimit -f 20 && timeout 60 "$gen" --spec spec.toml --out-dir out 2>&1); rc=$?
     want_refused "cannot write" ;;
+  planted_symlink)  # stop 35 review: the staging name was fixed (.NAME.tmp) and written through a
+    # symlink planted there, overwriting the file it pointed to; now fresh mkstemp names
+    echo precious >"$S/victim"
+    mkdir -p "$S/out"; for f in chapoly_avx512_ifma_fused.cpp chapoly_avx512_ifma_fused.h; do ln -s "$S/victim" "$S/out/.$f.tmp"; done
+    run -- --spec spec.toml --out-dir out; want_ok
+    [[ $(cat "$S/victim") == precious ]] || fail "the run wrote through a symlink planted in --out-dir"
+    [[ -f $S/out/chapoly_avx512_ifma_fused.cpp && ! -L $S/out/chapoly_avx512_ifma_fused.cpp ]] || fail "the kernel is not a regular file"
+    rm -f "$S"/out/.*.tmp
+    same_as_plain out ;;
+  emit_ir_failed_run)  # --emit-ir is written only by a run that succeeds (it was written before the
+    # outputs were, also by a run whose --out-dir could not be made)
+    touch "$S/notadir"
+    run -- --spec spec.toml --out-dir notadir/sub --emit-ir ir.json
+    [[ $rc -eq 2 ]] || fail "exit status $rc, want 2: $out"
+    [[ -e $S/ir.json ]] && fail "a failed run wrote its --emit-ir file"
+    run -- --spec spec.toml --out-dir out --emit-ir ir.json; want_ok
+    python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$S/ir.json" || fail "the --emit-ir file of a good run is not JSON" ;;
   *) fail "unknown case" ;;
 esac
 echo "ok   $case"

@@ -11,7 +11,8 @@
 #    and constant changes (wrong tags) fail; a second exported kernel with the same ABI suffix and
 #    a wrong tag, in the same file, does not take the first one's proof and fails;
 #  - an entry cut short, or one whose stored key text differs from what it is filed under, is not
-#    taken (proved in full); a run of one obligation (--obligation) neither takes nor stores.
+#    taken (proved in full), nor a FIFO (no hang) or a symlink (not read or written through) in
+#    an entry's place; a run of one obligation (--obligation) neither takes nor stores.
 set -u
 verifier=$1; scalar=$2; rv64=$3; shift 3
 [[ ${1:-} == -- ]] && shift
@@ -118,6 +119,40 @@ sys.exit(1)
 EOF
 prove foreign "$rv64" "$k_rv64"
 reused foreign && fail "an entry whose key text is not the run's was taken"
+n=$((n + 1))
+
+# An entry that is not a regular file is no entry (stop 35 review: a FIFO hung the verifier): a
+# FIFO and a symlink to a whole entry, under the rv64 kernel's entry name; neither is read
+# through, and the store after the full proof does not write through the symlink.
+python3 - "$W/cache" "$k_rv64" >"$W/rv64.entry" <<'EOF' || fail "no entry of $k_rv64 to replace"
+import glob, json, sys
+for p in glob.glob(sys.argv[1] + "/*.json"):
+    try:
+        if json.load(open(p)).get("kernel") == sys.argv[2]:
+            print(p)
+            sys.exit(0)
+    except ValueError:
+        pass
+sys.exit(1)
+EOF
+entry=$(cat "$W/rv64.entry")
+rm -f "$entry" && mkfifo "$entry"
+timeout 300 "$verifier" --quiet --proof-cache "$W/cache" --kernel "$k_rv64" --report "$W/fifo.txt" "$rv64" -- "${flags[@]}" \
+  >"$W/fifo.out" 2>&1
+rc=$?
+[[ $rc == 124 ]] && fail "a FIFO in the cache hung the verifier"
+[[ $rc == 0 ]] || fail "rv64 with a FIFO entry: exit $rc: $(cat "$W/fifo.out")"
+reused fifo && fail "a FIFO entry was taken"
+n=$((n + 1))
+# The full proof stored its entry again (renamed over the FIFO); behind a symlink it is whole and
+# right, and still not taken.
+[[ -f $entry && ! -p $entry ]] || fail "the proof after the FIFO entry was not stored in its place"
+mv "$entry" "$W/victim.json"
+cp "$W/victim.json" "$W/victim.orig"
+ln -s "$W/victim.json" "$entry"
+prove symlinked "$rv64" "$k_rv64"
+reused symlinked && fail "an entry behind a symlink was taken"
+cmp -s "$W/victim.orig" "$W/victim.json" || fail "the store wrote through a symlink in the cache"
 n=$((n + 1))
 
 # One obligation: neither taken nor stored.

@@ -197,12 +197,14 @@ std::string markdown(const json &rep) {
       "registry's flags, checked (seal, open, poly1305, chacha20) against the portable reference on "
       "the boundary lengths (0, 1, 15, 16, 17, 63, 64, 65, ..., its bulk chunk and short cutoff +-1, "
       "1 KiB, 4 KiB + 3, 16 KiB + 17: each variant's list is in the JSON), then its seal (13-byte "
-      "AAD) timed against the committed kernel, interleaved, pinned to CPU {}, median of {} rounds "
+      "AAD) timed against the committed kernel, interleaved, {}, median of {} rounds "
       "(each the fastest of 3 batches). Speed: GB/s of the variant, with its speedup over the "
       "committed kernel (compare speedups across rows, not GB/s). Score: geometric mean of the "
       "speedups over the sizes.\n\n",
       rep["target"].get<std::string>(), rep["cpu"].get<std::string>(), rep["command"].get<std::string>(),
-      rep["base_spec"].get<std::string>(), rep["pinned_cpu"].get<int>(), rep["rounds"].get<int>());
+      rep["base_spec"].get<std::string>(),
+      rep["pinned_cpu"].get<int>() >= 0 ? fmt::format("pinned to CPU {}", rep["pinned_cpu"].get<int>()) : std::string("not pinned"),
+      rep["rounds"].get<int>());
   md += "| # | variant | knobs changed from the base | verdict |";
   std::string sep = "|---|---|---|---|";
   for (const auto &s : rep["sizes"]) {
@@ -264,7 +266,8 @@ static int tune_main(int argc, char **argv) {
       ->check(CLI::PositiveNumber);
   app.add_option("--rounds", o.rounds, "benchmark rounds per size (median; default 7)")->check(CLI::PositiveNumber);
   app.add_option("--batch-ms", o.batch_ms, "milliseconds per timed batch (default 2)")->check(CLI::PositiveNumber);
-  app.add_option("--cpu", o.cpu, "pin to this CPU (default: the one the tuner starts on)");
+  app.add_option("--cpu", o.cpu, "pin to this CPU, one this process may run on (default: the one the tuner starts on)")
+      ->check(CLI::Range(0, CPU_SETSIZE - 1));
   app.add_option("--min-gain", o.min_gain,
                  "a variant replaces the base only if its score beats 1 by more than this (default 0.01)");
   app.add_option("--step-timeout", o.step_timeout, "seconds one step (generate, verify, compile) may take");
@@ -348,6 +351,20 @@ static int tune_main(int argc, char **argv) {
   std::erase_if(space, [&](const Knob &k) { return !base.count(k.key); });
   auto variants = enumerate(space, base, o.max_variants);
 
+  // --cpu names a CPU of this process's affinity mask, checked before anything is written (a CPU
+  // out of range used to be a warning, and the report still said "pinned").
+  if (o.cpu >= 0) {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (o.cpu >= CPU_SETSIZE || sched_getaffinity(0, sizeof allowed, &allowed) != 0 || !CPU_ISSET(o.cpu, &allowed)) {
+      std::string list;
+      for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &allowed)) list += (list.empty() ? "" : ",") + std::to_string(c);
+      std::fprintf(stderr, "chapoly-tune: error: --cpu %d: not a CPU this process may run on (allowed: %s)\n", o.cpu,
+                   list.empty() ? "unknown" : list.c_str());
+      return 2;
+    }
+  }
   const std::string cpu = cpu_model();
   fs::create_directories(o.out_dir);
   const std::string sig = cpu_signature();
@@ -358,9 +375,12 @@ static int tune_main(int argc, char **argv) {
   int pin = o.cpu >= 0 ? o.cpu : sched_getcpu();
   cpu_set_t set;
   CPU_ZERO(&set);
-  CPU_SET(pin, &set);
-  if (sched_setaffinity(0, sizeof set, &set) != 0)
-    std::fprintf(stderr, "chapoly-tune: warning: cannot pin to CPU %d: %s\n", pin, std::strerror(errno));
+  if (pin >= 0 && pin < CPU_SETSIZE) CPU_SET(pin, &set);
+  if (pin < 0 || pin >= CPU_SETSIZE || sched_setaffinity(0, sizeof set, &set) != 0) {
+    std::fprintf(stderr, "chapoly-tune: warning: cannot pin to CPU %d: %s (timings unpinned)\n", pin,
+                 pin < 0 || pin >= CPU_SETSIZE ? "no such CPU" : std::strerror(errno));
+    pin = -1;
+  }
 
   json rep = {{"tool", "chapoly-tune"}, {"format", 1}, {"cpu", cpu}, {"cpu_signature", sig}, {"target", target},
               {"isa", isa}, {"base_spec", fs::relative(base_path, CHAPOLY_SOURCE_DIR).string()},
