@@ -512,25 +512,32 @@ class Walker {
     sites = nowSites;
   }
 
-  void bindParams() {
-    for (int pv : K.params) {
-      const Var &v = F.vars[(size_t)pv];
-      if (v.ty.kind == Type::Ptr || v.ty.kind == Type::Array) {
-        Val p;
-        p.ptr = true;
-        p.base = v.name;
-        p.e = bv(0);
-        p.elem = v.ty.bits >= 8 ? v.ty.bits / 8 : 1;
-        env[pv] = p;
-        const uint64_t n = v.ty.kind == Type::Array ? v.ty.count : v.paramCount;
-        if (n != 0) bound.emplace(v.name, bv(n * p.elem));
-      } else if (v.ty.kind == Type::Int) {
-        Val x;
-        x.e = c.bv_const(v.name.c_str(), 64);
-        if (v.ty.bits < 64) path.push_back(z3::ult(*x.e, bv(1ull << v.ty.bits)));
-        env[pv] = x;
-      }
+  // A parameter's value at entry: a pointer or array is a buffer named after it at offset 0 (of its
+  // declared size, T p[N], where it has one: then true); an integer is a free value of its width.
+  bool bindParam(int pv) {
+    const Var &v = F.vars[(size_t)pv];
+    if (v.ty.kind == Type::Ptr || v.ty.kind == Type::Array) {
+      Val p;
+      p.ptr = true;
+      p.base = v.name;
+      p.e = bv(0);
+      p.elem = v.ty.bits >= 8 ? v.ty.bits / 8 : 1;
+      env[pv] = p;
+      const uint64_t n = v.ty.kind == Type::Array ? v.ty.count : v.paramCount;
+      if (n != 0) bound.emplace(v.name, bv(n * p.elem));
+      return n != 0;
     }
+    if (v.ty.kind == Type::Int) {
+      Val x;
+      x.e = c.bv_const(v.name.c_str(), 64);
+      if (v.ty.bits < 64) path.push_back(z3::ult(*x.e, bv(1ull << v.ty.bits)));
+      env[pv] = x;
+    }
+    return false;
+  }
+
+  void bindParams() {
+    for (int pv : K.params) bindParam(pv);
     // The kernel ABI (emitted/README.md): a pointer parameter without a declared size is a text
     // or message buffer of len bytes, except the AAD (aad_len bytes).
     for (int pv : K.params) {
@@ -554,34 +561,16 @@ class Walker {
   void bindHelperParams() {
     const Contract gc = contractOf(K);
     const nlohmann::json j = nlohmann::json::parse(K.contract, nullptr, false);
-    for (int pv : K.params) {
-      const Var &v = F.vars[(size_t)pv];
-      if (v.ty.kind == Type::Int) {
-        Val x;
-        x.e = c.bv_const(v.name.c_str(), 64);
-        if (v.ty.bits < 64) path.push_back(z3::ult(*x.e, bv(1ull << v.ty.bits)));
-        env[pv] = x;
-      }
-    }
+    std::vector<int> unsized;  // pointer parameters without a declared size
+    for (int pv : K.params)
+      if (!bindParam(pv) && F.vars[(size_t)pv].ty.kind == Type::Ptr) unsized.push_back(pv);
     auto intParam = [&](const std::string &name) -> std::optional<z3::expr> {
       for (int pv : K.params)
         if (F.vars[(size_t)pv].name == name && F.vars[(size_t)pv].ty.kind == Type::Int && !F.vars[(size_t)pv].isRef) return *env.at(pv).e;
       return std::nullopt;
     };
-    for (int pv : K.params) {
+    for (int pv : unsized) {
       const Var &v = F.vars[(size_t)pv];
-      if (v.ty.kind != Type::Ptr && v.ty.kind != Type::Array) continue;
-      Val p;
-      p.ptr = true;
-      p.base = v.name;
-      p.e = bv(0);
-      p.elem = v.ty.bits >= 8 ? v.ty.bits / 8 : 1;
-      env[pv] = p;
-      const uint64_t n = v.ty.kind == Type::Array ? v.ty.count : v.paramCount;
-      if (n != 0) {
-        bound.emplace(v.name, bv(n * p.elem));
-        continue;
-      }
       std::optional<z3::expr> bytes;
       if (gc.role == "chacha20.block" && j.is_object()) {
         const bool fixed = j.value("blocks", nlohmann::json()).is_number_unsigned();
