@@ -48,7 +48,8 @@ std::string sha256_hex(const std::string &data) {
 std::string read_file(const fs::path &p) {
   std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
-  ss << in.rdbuf();
+  if (in) ss << in.rdbuf();
+  if (!in || in.bad()) throw std::runtime_error(p.string() + ": cannot read");  // (main: exit 2)
   return ss.str();
 }
 
@@ -364,43 +365,37 @@ static int gen_main(int argc, char **argv) {
       }
     }
     if (status == 0) std::cout << fmt::format("chapoly-gen: {} is up to date with {}\n", out_dir, shown);
-  } else {
-    // Stage both files next to their destinations first, then rename both: a failure leaves
-    // --out-dir as it was (and no stray staging file).
-    std::vector<fs::path> staged;
-    auto fail = [&](const fs::path &where, const std::error_code &e) {
-      for (const auto &st : staged) { std::error_code ig; fs::remove(st, ig); }
-      std::cerr << fmt::format("{}: error: cannot write: {}\n", where.string(), e.message());
-      return 2;
-    };
+  }
+  // Stage every file this run writes next to its destination first (the two kernel files unless
+  // --check, and --emit-ir's unless the check failed), then rename them all: a failure while
+  // staging leaves --out-dir and the IR file as they were (and no stray staging file).
+  std::vector<std::pair<fs::path, fs::path>> writes;  // (rendered in tmp, destination)
+  if (!check)
+    for (const auto &f : outputs) writes.push_back({tmp / f, fs::path(out_dir) / f});
+  if (status == 0 && !emit_ir.empty()) writes.push_back({tmp / "ir.json", emit_ir});
+  std::vector<fs::path> staged;
+  auto fail = [&](const fs::path &where, const std::error_code &e) {
+    for (const auto &st : staged) { std::error_code ig; fs::remove(st, ig); }
+    std::cerr << fmt::format("{}: error: cannot write: {}\n", where.string(), e.message());
+    return 2;
+  };
+  if (!check) {
     fs::create_directories(out_dir, ec);
     if (ec || !fs::is_directory(out_dir)) return fail(out_dir, ec ? ec : std::make_error_code(std::errc::not_a_directory));
-    for (const auto &f : outputs) {
-      fs::path stage;
-      ec = stage_beside(read_file(tmp / f), fs::path(out_dir) / f, stage);
-      if (!stage.empty()) staged.push_back(stage);
-      if (ec) return fail(stage.empty() ? fs::path(out_dir) : stage, ec);
-    }
-    for (const auto &f : outputs) {
-      if (fs::is_directory(fs::path(out_dir) / f)) return fail(fs::path(out_dir) / f, std::make_error_code(std::errc::is_a_directory));
-    }
-    for (size_t i = 0; i < outputs.size(); ++i) {
-      fs::rename(staged[i], fs::path(out_dir) / outputs[i], ec);
-      if (ec) return fail(fs::path(out_dir) / outputs[i], ec);
-    }
-    std::cout << fmt::format("chapoly-gen: wrote {}/{{{}, {}}} from {}\n", out_dir, outputs[0], outputs[1], shown);
   }
-  // --emit-ir: written only when the run succeeded (a failed or refused run writes nothing).
-  if (status == 0 && !emit_ir.empty()) {
+  for (const auto &[from, to] : writes) {
     fs::path stage;
-    ec = stage_beside(read_file(tmp / "ir.json"), emit_ir, stage);
-    if (!ec) fs::rename(stage, emit_ir, ec);
-    if (ec) {
-      if (!stage.empty()) { std::error_code ig; fs::remove(stage, ig); }
-      std::cerr << fmt::format("{}: error: cannot write: {}\n", emit_ir, ec.message());
-      return 2;
-    }
+    ec = stage_beside(read_file(from), to, stage);
+    if (!stage.empty()) staged.push_back(stage);
+    if (ec) return fail(stage.empty() ? to : stage, ec);
   }
+  for (const auto &[from, to] : writes)
+    if (fs::is_directory(to)) return fail(to, std::make_error_code(std::errc::is_a_directory));
+  for (size_t i = 0; i < writes.size(); ++i) {
+    fs::rename(staged[i], writes[i].second, ec);
+    if (ec) return fail(writes[i].second, ec);
+  }
+  if (!check) std::cout << fmt::format("chapoly-gen: wrote {}/{{{}, {}}} from {}\n", out_dir, outputs[0], outputs[1], shown);
   return status;
 }
 

@@ -577,6 +577,7 @@ class Walker {
         if (fixed && (v.name == j.value("out", "out") || (j.value("xor", false) && v.name == j.value("in", "in"))))
           bytes = bv(64 * j["blocks"].get<uint64_t>());
         if (j.contains("mac") && j["mac"].is_object() && v.name == j["mac"].value("msg", "")) {
+          if (bytes) throw Failure{K.name + ": its MAC's message is its keystream's " + v.name + " parameter: two footprints for one buffer", K.loc};
           const nlohmann::json &m = j["mac"];
           if (m.contains("block_bytes") && m["block_bytes"].is_number_unsigned()) bytes = bv(m["block_bytes"].get<uint64_t>());
           else if (auto nb = intParam(m.value("blocks", ""))) bytes = *nb * bv(16);
@@ -1539,6 +1540,9 @@ class Walker {
     for (const char *op : {"load", "store", "stream", "gather", "scatter", "maskmov", "lddqu", "expand", "compress"})
       if (e.name.find(op) != std::string::npos)
         fail(e.loc, "memory intrinsic '" + e.name + "' without a footprint in kernel-bytes (the bytes it touches are unknown)");
+    // RVV intrinsics (vle/vse/vlse/... name no "load" or "store"): outside this walk, whose
+    // footprints are x86's; the RVV helpers' accesses are rvv.cpp's (a helper reaching one here fails).
+    if (isRvvIntrinsic(e.name)) fail(e.loc, "RVV intrinsic '" + e.name + "' in a walk with x86 footprints (kernel-bytes of a proved helper)");
     if (e.name == "_bzhi_u64" || e.name == "_bzhi_u32") {
       if (av.size() != 2 || !av[0].e || av[0].ptr || !av[1].e || av[1].ptr) fail(e.loc, e.name + ": arguments with no integer meaning");
       const unsigned w = e.name == "_bzhi_u64" ? 64 : 32;
@@ -1828,6 +1832,9 @@ class Walker {
         continue;
       }
       const bool fixedBlocks = gc.role == "chacha20.block" && j.is_object() && j.value("blocks", nlohmann::json()).is_number_unsigned();
+      const bool macMsg = gc.role == "chacha20.block" && j.is_object() && j.contains("mac") && j["mac"].is_object() && pv.name == j["mac"].value("msg", "");
+      if (macMsg && (pv.name == j.value("out", "out") || (j.value("xor", false) && pv.name == j.value("in", "in"))))
+        fail(e.loc, what + ": its MAC's message is also its keystream's " + pv.name + ": two footprints for one buffer");
       if (fixedBlocks && (pv.name == j.value("out", "out") || (j.value("xor", false) && pv.name == j.value("in", "in")))) {
         const uint64_t nb = j["blocks"].get<uint64_t>();
         footprint(args[k], pv, bv(64 * nb), what + " (" + std::to_string(64 * nb) + " bytes)");
@@ -3048,24 +3055,27 @@ void proveKernelBytes(const File &f, const Function &kernel, const std::function
   // those footprints, its vector loads and stores by their bytes and the helpers it calls inlined
   // (the IFMA dialect's walk). Helpers with RVV intrinsics: rvv.cpp (chacha-block) holds their
   // stores to out[0, 64 vl) and their local arrays. Each helper once per file and process.
-  static std::map<std::string, std::pair<std::optional<Failure>, unsigned>> done;
+  // (Kept in the File, as the other once-per-file helper proofs: File::helperProofs.)
+  using Walked = std::pair<std::optional<Failure>, unsigned>;
   auto t0 = std::chrono::steady_clock::now();
   unsigned checks = 0, helpers = 0;
   for (int fi : contractedHelpers(f, kernel)) {
     const Function &g = f.funcs[(size_t)fi];
     if (usesRvv(g)) continue;
-    const std::string key = f.path + "\n" + std::to_string(fi) + "\n" + g.name;
-    auto it = done.find(key);
-    if (it == done.end()) {
-      unsigned n = 0;
-      std::optional<Failure> fl = runWalk(f, g, n, [](Walker &w, z3::context &) { w.ifma = true; }, &Walker::bindHelperParams);
-      it = done.emplace(key, std::make_pair(fl, n)).first;
+    const std::string key = helperKey(f, g, "helper-bytes");
+    auto it = key.empty() ? f.helperProofs.end() : f.helperProofs.find(key);
+    Walked w;
+    if (it != f.helperProofs.end()) {
+      w = std::any_cast<Walked>(it->second);
+    } else {
+      w.first = runWalk(f, g, w.second, [](Walker &wk, z3::context &) { wk.ifma = true; }, &Walker::bindHelperParams);
+      if (!key.empty()) f.helperProofs[key] = w;
     }
     ++helpers;
-    checks += it->second.second;
-    if (it->second.first) {
+    checks += w.second;
+    if (w.first) {
       o->res = Res::FAILED;
-      o->cex = "in " + g.name + ", line " + std::to_string(it->second.first->loc.line) + ": " + it->second.first->msg;
+      o->cex = "in " + g.name + ", line " + std::to_string(w.first->loc.line) + ": " + w.first->msg;
       break;
     }
   }

@@ -358,7 +358,9 @@ void storeProof(const std::string &dir, const std::string &key, const KernelResu
     if (n <= 0) break;
     done += (size_t)n;
   }
-  const bool ok = done == text.size() && ::fchmod(fd, 0644) == 0;
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  const bool ok = done == text.size() && ::fchmod(fd, 0666 & ~mask) == 0;  // (mkstemp made it 0600)
   if (::close(fd) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());
 }
 
