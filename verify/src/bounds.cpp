@@ -7,7 +7,6 @@
 #include <functional>
 #include <map>
 #include <random>
-#include <stdexcept>
 
 #include "interp.h"
 #include "intrinsics.h"
@@ -429,10 +428,6 @@ class BoundsInterp : public Interp<BoundsInterp, AVal, BoundsFrame> {
 
   // ---- statements (interp.h's walk; these are the interval domain's hooks) ----
   bool halted() const { return !cur->live; }
-  [[noreturn]] void unreachable(const char *what) {
-    throw std::logic_error(std::string("bounds: ") + what + " is decided by the interval domain");
-  }
-  int decide(const AVal &, SrcLoc) { unreachable("decide"); }
   void fail(SrcLoc l, const std::string &m) { error(l, m); }
   AVal &slot(int var) { return cur->at(varSlot(var)); }
   AVal eval(const Expr &e) { return eval(e, *cur); }
