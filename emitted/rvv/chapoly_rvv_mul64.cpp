@@ -531,7 +531,7 @@ static inline size_t chacha20_xorv(uint8_t *out, const uint8_t *in, size_t nbloc
 // xored in byte vectors. Returns vl (>= 1 when nblocks >= 1; = nblocks when nblocks <= min(VLMAX, 32)).
 // Requires counter + vl <= 2^32.
 // Stitched: also h = Poly1305 of the nmac 16-byte blocks at mac absorbed into h (mul64 block
-// steps on the scalar pipes, floor(nmac / 10) inside each double round, the rest after). mac may equal in.
+// steps on the scalar pipes, floor(nmac / 10) inside each double round, the rest after), nmac <= 128. mac may equal in.
 // chapoly-contract: {"role":"chacha20.block","blocks":"vl","xor":true,"out":"out","in":"in","key":"key","nonce":"nonce","counter":"counter","spec":"spec/rvv_mul64.toml:24","mac":{"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"mac","blocks":"nmac","pad":1,"interleave":1,"spec":"spec/rvv_mul64.toml:33"}}
 static inline size_t chacha20_xorv_mac(uint8_t *out, const uint8_t *in, size_t nblocks, const uint8_t key[32], const uint8_t nonce[12], uint32_t counter, uint64_t &h0, uint64_t &h1, uint64_t &h2, uint64_t r0, uint64_t r1, uint64_t s1, const uint8_t *mac, size_t nmac) {
   // spec: spec/rvv_mul64.toml:24 chacha20.lmul
@@ -541,6 +541,14 @@ static inline size_t chacha20_xorv_mac(uint8_t *out, const uint8_t *in, size_t n
     nblocks = 32;
   }
   size_t vl = __riscv_vsetvl_e32m1(nblocks);
+  // spec: spec/rvv_mul64.toml:33 schedule.interleave
+  // The most MAC blocks a call absorbs: 128 (the kernels hand it 4 x the previous call's vl, which
+  // the value proofs hold to this). A larger count is cut here: the proof that its reads stay
+  // inside mac[0, 16 nmac) is then over small counts (for any 64-bit nmac it is beyond the solver).
+  if (128 < nmac) {
+    nmac = 128;
+  }
+  // spec: spec/rvv_mul64.toml:24 chacha20.lmul
   // Input state, word k of every block in x<k>; lane b of x12 is counter + b.
   uint32_t k0 = load32_le(key + 0);
   uint32_t k1 = load32_le(key + 4);
@@ -572,9 +580,8 @@ static inline size_t chacha20_xorv_mac(uint8_t *out, const uint8_t *in, size_t n
   vuint32m1_t x15 = __riscv_vmv_v_x_u32m1(n2, vl);
   // spec: spec/rvv_mul64.toml:33 schedule.interleave
   // Block steps per double round: the chunk's blocks spread over the ten double rounds.
-  // per = floor(nmac / 10): (nmac * 52429) >> 19 is exact for nmac < 43690, and nmac <= 4 * VLMAX
-  // <= 16384 (VLEN <= 65536, LMUL <= 2).
-  size_t per = (nmac * 52429) >> 19;
+  // per = floor(nmac / 10) (a division by a constant: the compiler's multiply-high and shift).
+  size_t per = nmac / 10;
   // spec: spec/rvv_mul64.toml:24 chacha20.lmul
   // 20 rounds: 10 double rounds.
   for (size_t i = 0; i < 10; ++i) {

@@ -24,6 +24,7 @@
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <regex>
 #include <set>
 
 #include "contracts.h"
@@ -574,13 +575,25 @@ class Walker {
       std::optional<z3::expr> bytes;
       if (gc.role == "chacha20.block" && j.is_object()) {
         const bool fixed = j.value("blocks", nlohmann::json()).is_number_unsigned();
-        if (fixed && (v.name == j.value("out", "out") || (j.value("xor", false) && v.name == j.value("in", "in"))))
-          bytes = bv(64 * j["blocks"].get<uint64_t>());
+        const bool keystream = v.name == j.value("out", "out") || (j.value("xor", false) && v.name == j.value("in", "in"));
+        if (fixed && keystream) bytes = bv(64 * j["blocks"].get<uint64_t>());
+        // "blocks": "vl": its callers are held to 64 vl bytes for every vl up to the block count
+        // they ask for (call: vl <= the count, otherwise unknown), so to 64 times that count.
+        if (!fixed && j.value("blocks", nlohmann::json()) == "vl" && keystream) {
+          const int k = blockCountParam(K);
+          if (k < 0) throw Failure{K.name + ": a \"blocks\": \"vl\" helper with no block-count (size_t) parameter", K.loc};
+          const z3::expr n = *env.at(K.params[(size_t)k]).e;
+          path.push_back(z3::ule(n, bv(~0ull / 64)));  // (countClaim at every call)
+          bytes = n * bv(64);
+        }
         if (j.contains("mac") && j["mac"].is_object() && v.name == j["mac"].value("msg", "")) {
           if (bytes) throw Failure{K.name + ": its MAC's message is its keystream's " + v.name + " parameter: two footprints for one buffer", K.loc};
           const nlohmann::json &m = j["mac"];
           if (m.contains("block_bytes") && m["block_bytes"].is_number_unsigned()) bytes = bv(m["block_bytes"].get<uint64_t>());
-          else if (auto nb = intParam(m.value("blocks", ""))) bytes = *nb * bv(16);
+          else if (auto nb = intParam(m.value("blocks", ""))) {
+            path.push_back(z3::ule(*nb, bv(~0ull / 16)));  // (countClaim at every call)
+            bytes = *nb * bv(16);
+          }
         }
       } else if (gc.role == "bytes.load_partial" && v.name == gc.src) {
         if (auto len = intParam(gc.len)) {
@@ -591,6 +604,25 @@ class Walker {
       if (!bytes) throw Failure{"the " + v.name + " parameter of " + K.name + ": a pointer parameter whose footprint its contract does not give", K.loc};
       bound.emplace(v.name, *bytes);
     }
+  }
+
+  // A block count handed to a proved helper whose footprint it scales (`unit` bytes a block: 64
+  // for a keystream, 16 for a MAC) is at most (2^64 - 1) / unit, so that the footprint does not
+  // wrap: claimed at the call, assumed in the helper's own walk (bindHelperParams).
+  void countClaim(const z3::expr &n, uint64_t unit, SrcLoc l, const std::string &what) {
+    if (!checking || ks || mac || cov) return;
+    defer(z3::ule(n, bv(~0ull / unit)), [this, l, what, unit] {
+      fail(l, what + " may exceed (2^64 - 1) / " + std::to_string(unit) + " (its footprint would wrap)");
+    });
+  }
+
+  // The block count a "blocks": "vl" helper is asked for: its first size_t parameter (by value).
+  int blockCountParam(const Function &g) const {
+    for (size_t k = 0; k < g.params.size(); ++k) {
+      const Var &pv = F.vars[(size_t)g.params[k]];
+      if (pv.ty.kind == Type::Int && pv.ty.bits == 64 && !pv.isRef && pv.ty.spelling.find("size_t") != std::string::npos) return (int)k;
+    }
+    return -1;
   }
 
   bool hasParam(const std::string &n) const {
@@ -707,21 +739,29 @@ class Walker {
   }
 
   // [off, off + n) inside buffer base.
-  void access(const Val &p, const z3::expr &n, SrcLoc l, const std::string &what) {
+  // (`when`: only where it holds, e.g. an RVV access of vl >= 1 elements.)
+  void access(const Val &p, const z3::expr &n, SrcLoc l, const std::string &what, const std::optional<z3::expr> &when = std::nullopt) {
     if (!checking || ks || mac || cov) return;  // the other passes leave bounds to kernel-bytes
     if (!p.ptr) fail(l, what + " through a value that is not a pointer into a known buffer");
     auto b = bound.find(p.base);
     if (b == bound.end()) fail(l, what + " through '" + p.base + "', a buffer of unknown size");
     const z3::expr off = *p.e, end = *p.e + n, size = b->second;
-    defer(z3::ule(end, size) && z3::ule(off, end), [this, base = p.base, what, l, off, n, size] {
+    const z3::expr inside = z3::ule(end, size) && z3::ule(off, end);
+    const z3::expr claim = when ? z3::implies(*when, inside) : inside;
+    defer(claim, [this, base = p.base, what, l, off, n, size, claim] {
       // A local array "@name#k" by its name; sizes in bytes.
       std::string name = base[0] == '@' ? base.substr(1, base.find('#') - 1) : base;
       auto num = [](const z3::expr &x) {
         z3::expr y = x.simplify();
         return y.is_numeral() ? std::to_string(y.get_numeral_uint64()) : y.to_string();
       };
-      fail(l, what + " may leave " + name + " (" + num(size) + (size.simplify().is_numeral() ? " bytes" : "") + "): bytes [" +
-                  num(off) + ", +" + num(n) + ")");
+      const bool sized = size.simplify().is_numeral();
+      const std::string head = what + " may leave " + name + " (" + num(size) + (sized ? " bytes" : "") + ")";
+      // Symbolic sizes and offsets: their values in a model of the failure, and the inputs there.
+      if (!(sized && off.simplify().is_numeral() && n.simplify().is_numeral()))
+        if (std::optional<z3::model> m = refuting(claim))
+          fail(l, head + ": e.g. bytes [" + valueIn(*m, off) + ", +" + valueIn(*m, n) + ") of " + valueIn(*m, size) + inputsIn(*m, 10));
+      fail(l, head + ": bytes [" + num(off) + ", +" + num(n) + ")");
     });
   }
 
@@ -729,7 +769,7 @@ class Walker {
   // sign-extended (C converts it to ptrdiff_t) in the IFMA dialect.
   z3::expr offsetOf(const Expr &x, const Val &v, SrcLoc l) {
     z3::expr i = asInt(v, l);
-    if (ifma && x.ty.kind == Type::Int && x.ty.isSigned && x.ty.bits >= 8 && x.ty.bits < 64) return z3::sext(i.extract(x.ty.bits - 1, 0), 64 - x.ty.bits);
+    if (x.ty.kind == Type::Int && x.ty.isSigned && x.ty.bits >= 8 && x.ty.bits < 64) return z3::sext(i.extract(x.ty.bits - 1, 0), 64 - x.ty.bits);
     return i;
   }
   z3::expr asInt(const Val &v, SrcLoc l) {
@@ -1377,7 +1417,14 @@ class Walker {
         if (e.ty.kind == Type::Int || e.ty.kind == Type::Bool) {
           if (v.ptr) return intV(unknown("addr"));  // an address as a number (alignment tests)
           if (e.ty.bits > 64) return intV(unknown("wide"));  // 128-bit limb arithmetic: no address
-          return intV(e.ty.kind == Type::Bool ? b2i(asInt(v, e.loc) != bv(0)) : trunc(asInt(v, e.loc), e.ty.bits));
+          if (e.ty.kind == Type::Bool) return intV(b2i(asInt(v, e.loc) != bv(0)));
+          // A signed integer widened is sign-extended (C 6.3.1.3; found by the stop-36 review: an
+          // `int s = -64` handed to a ptrdiff_t stride was 2^32 - 64 here).
+          const Type &from = e.args[0]->ty;
+          z3::expr x = asInt(v, e.loc);
+          if (from.kind == Type::Int && from.isSigned && from.bits >= 1 && from.bits < 64 && from.bits < e.ty.bits)
+            x = z3::sext(x.extract(from.bits - 1, 0), 64 - from.bits);
+          return intV(trunc(x, e.ty.bits));
         }
         return Val{};  // vectors: no integer meaning here
       }
@@ -1537,12 +1584,12 @@ class Walker {
       }
       return Val{};
     }
+    // RVV intrinsics (vle/vse/vlse/... name no "load" or "store", vrgather and vcompress are not
+    // memory): their own footprints.
+    if (isRvvIntrinsic(e.name)) return rvvIntrinsic(e, av);
     for (const char *op : {"load", "store", "stream", "gather", "scatter", "maskmov", "lddqu", "expand", "compress"})
       if (e.name.find(op) != std::string::npos)
         fail(e.loc, "memory intrinsic '" + e.name + "' without a footprint in kernel-bytes (the bytes it touches are unknown)");
-    // RVV intrinsics (vle/vse/vlse/... name no "load" or "store"): outside this walk, whose
-    // footprints are x86's; the RVV helpers' accesses are rvv.cpp's (a helper reaching one here fails).
-    if (isRvvIntrinsic(e.name)) fail(e.loc, "RVV intrinsic '" + e.name + "' in a walk with x86 footprints (kernel-bytes of a proved helper)");
     if (e.name == "_bzhi_u64" || e.name == "_bzhi_u32") {
       if (av.size() != 2 || !av[0].e || av[0].ptr || !av[1].e || av[1].ptr) fail(e.loc, e.name + ": arguments with no integer meaning");
       const unsigned w = e.name == "_bzhi_u64" ? 64 : 32;
@@ -1555,6 +1602,57 @@ class Walker {
     }
     if (e.ty.kind == Type::Int || e.ty.kind == Type::Bool || e.ty.kind == Type::Mask)
       return intV(trunc(unknown("intrin"), e.ty.bits ? e.ty.bits : 64));
+    return Val{};
+  }
+
+  // An RVV intrinsic (RVV 1.0 and the RVV C intrinsics 1.0, non-policy forms), in a helper's walk:
+  // vsetvl_e<W>m<L>(avl) gives vl <= avl, and vl <= 2^16 (VLMAX = LMUL VLEN / SEW, VLEN <= 2^16
+  // bits); a unit-stride load or store of W-bit elements (vle<W>(p, vl), vse<W>(p, v, vl))
+  // touches [p, p + W/8 vl); a strided one (vlse<W>(p, s, vl), vsse<W>(p, s, v, vl)), with a
+  // constant byte stride s, the elements at p + s i for i < vl, all inside
+  // [p, p + s (vl - 1) + W/8); vl = 0 touches nothing. Any other RVV intrinsic given a pointer
+  // (segment, indexed, fault-only-first, mask loads and stores, policy forms) fails; one without
+  // a pointer is a value operation (a vector, or an integer the walk does not know).
+  Val rvvIntrinsic(const Expr &e, const std::vector<Val> &av) {
+    if (isRvvSetvl(e.name)) {
+      // (Clang 16 spells it __builtin_rvv_vsetvli(avl, sew, lmul): the AVL comes first.)
+      if (av.empty() || !av[0].e || av[0].ptr) fail(e.loc, e.name + ": an AVL with no integer meaning");
+      const z3::expr vl = unknown("vl");
+      path.push_back(z3::ule(vl, *av[0].e));
+      path.push_back(z3::ule(vl, bv(1ull << 16)));
+      return intV(vl);
+    }
+    static const std::regex mem("^__riscv_v(l|s)(s?)e(8|16|32|64)_v_[iuf](8|16|32|64)m(f8|f4|f2|1|2|4|8)$");
+    std::smatch m;
+    if (std::regex_match(e.name, m, mem)) {
+      const bool write = m[1] == "s", strided = m[2] == "s";
+      const unsigned w = (unsigned)std::stoul(m[3].str()) / 8;
+      const size_t nargs = 2 + (strided ? 1 : 0) + (write ? 1 : 0);
+      if (av.size() != nargs) fail(e.loc, e.name + ": " + std::to_string(av.size()) + " arguments, not " + std::to_string(nargs));
+      const Val &p = av[0], &vl = av.back();
+      if (!vl.e || vl.ptr) fail(e.loc, e.name + ": a vl with no integer meaning");
+      uint64_t stride = w;
+      if (strided) {
+        const std::optional<z3::expr> sx = av[1].ptr ? std::nullopt : av[1].e;
+        const z3::expr sv = sx ? sx->simplify() : bv(0);
+        if (!sx || !sv.is_numeral() || sv.get_numeral_uint64() >= (1ull << 32))
+          fail(e.loc, e.name + ": a stride that is not a constant below 2^32 bytes (the footprint of a strided access)");
+        stride = sv.get_numeral_uint64();
+      }
+      const std::string what = std::string(write ? "a write" : "a read") + " (" + e.name + ")";
+      const z3::expr n = bv(stride) * (*vl.e - bv(1)) + bv(w);
+      access(p, n, e.loc, what, *vl.e != bv(0));
+      // (And vl itself no more than VLMAX can be: n does not wrap.)
+      if (checking && !ks && !mac && !cov)
+        defer(z3::ule(*vl.e, bv(1ull << 16)), [this, what, l = e.loc] { fail(l, what + ": a vl above 2^16 (no VLMAX is)"); });
+      return Val{};
+    }
+    // (By the argument's type, not its value: a pointer the walk lost, say merged from two
+    // buffers, is still one.)
+    for (size_t k = 0; k < av.size(); ++k)
+      if (av[k].ptr || (k < e.args.size() && e.args[k] && (e.args[k]->ty.kind == Type::Ptr || e.args[k]->ty.kind == Type::Array)))
+        fail(e.loc, "RVV memory intrinsic '" + e.name + "' without a footprint in kernel-bytes (unit-stride and strided vle/vse/vlse/vsse only)");
+    if (e.ty.kind == Type::Int || e.ty.kind == Type::Bool) return intV(trunc(unknown("rvv"), e.ty.bits ? e.ty.bits : 64));
     return Val{};
   }
 
@@ -1790,16 +1888,11 @@ class Walker {
     // obligation proves it).
     std::optional<z3::expr> ret;
     if (vlBlocks) {
-      for (size_t k = 0; k < g.params.size() && k < args.size(); ++k) {
-        const Var &pv = F.vars[(size_t)g.params[k]];
-        if (pv.ty.kind == Type::Int && pv.ty.bits == 64 && !pv.isRef && pv.ty.spelling.find("size_t") != std::string::npos && args[k].e &&
-            !args[k].ptr) {
-          ret = unknown("vl");
-          path.push_back(z3::ule(*ret, *args[k].e));
-          break;
-        }
-      }
-      if (!ret) fail(e.loc, g.name + ": no block-count argument");
+      const int k = blockCountParam(g);
+      if (k < 0 || (size_t)k >= args.size() || !args[(size_t)k].e || args[(size_t)k].ptr) fail(e.loc, g.name + ": no block-count argument");
+      ret = unknown("vl");
+      path.push_back(z3::ule(*ret, *args[(size_t)k].e));
+      countClaim(*args[(size_t)k].e, 64, e.loc, "the block count passed to " + g.name);
     }
     auto argOf = [&](const std::string &name) -> const Val * {
       for (size_t k = 0; k < g.params.size() && k < args.size(); ++k)
@@ -1848,6 +1941,7 @@ class Walker {
         }
         const Val *nm = argOf(m.value("blocks", ""));
         if (!nm || !nm->e) fail(e.loc, what + ": no MAC block count");
+        countClaim(*nm->e, 16, e.loc, "the MAC block count passed to " + g.name);
         footprint(args[k], pv, *nm->e * bv(16), what + " (16 nmac bytes)");
         continue;
       }
@@ -1892,6 +1986,10 @@ class Walker {
     std::function<void(const Expr &)> ex = [&](const Expr &x) {
       if (any) return;
       if (x.kind == Expr::Index || x.kind == Expr::Deref || x.kind == Expr::AddrOf) any = true;
+      if (x.kind == Expr::Cast && x.ty.kind == Type::Ptr) any = true;  // (an integer made a pointer)
+      if (x.kind == Expr::Intrin && isRvvIntrinsic(x.name))
+        for (const auto &a : x.args)
+          if (a && (a->ty.kind == Type::Ptr || a->ty.kind == Type::Array)) any = true;
       if (x.kind == Expr::Intrin)
         for (const char *op : {"load", "store", "stream", "gather", "scatter", "maskmov", "lddqu", "expand", "compress"})
           if (x.name.find(op) != std::string::npos) any = true;
@@ -3061,7 +3159,6 @@ void proveKernelBytes(const File &f, const Function &kernel, const std::function
   unsigned checks = 0, helpers = 0;
   for (int fi : contractedHelpers(f, kernel)) {
     const Function &g = f.funcs[(size_t)fi];
-    if (usesRvv(g)) continue;
     const std::string key = helperKey(f, g, "helper-bytes");
     auto it = key.empty() ? f.helperProofs.end() : f.helperProofs.find(key);
     Walked w;

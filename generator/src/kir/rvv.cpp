@@ -82,8 +82,8 @@ Function chacha20_xorv(const Spec &s, const Mul64 &d, bool mac) {
           "Requires counter + vl <= 2^32.";
   if (mac)
     f.doc += fmt::format("\nStitched: also h = Poly1305 of the nmac 16-byte blocks at mac absorbed into h (mul64 block\n"
-                         "steps on the scalar pipes{}). mac may equal in.",
-                         s.interleave ? ", floor(nmac / 10) inside each double round, the rest after" : ", after the rounds");
+                         "steps on the scalar pipes{}), nmac <= {}. mac may equal in.",
+                         s.interleave ? ", floor(nmac / 10) inside each double round, the rest after" : ", after the rounds", 4 * kMaxBlocks);
   nlohmann::ordered_json c = {{"role", "chacha20.block"}, {"blocks", "vl"}, {"xor", true}, {"out", "out"},
                               {"in", "in"}, {"key", "key"}, {"nonce", "nonce"}, {"counter", "counter"},
                               {"spec", parts::spec_ref(s, kLmul)}};
@@ -97,7 +97,15 @@ Function chacha20_xorv(const Spec &s, const Mul64 &d, bool mac) {
                                   "lanes below vl active.", kMaxBlocks), kLmul));
   b.push_back(if_(op("lt", {sz(kMaxBlocks), v("nblocks")}), {assign(v("nblocks"), sz(kMaxBlocks))}));
   b.push_back(decl(kSize, "vl", op("vsetvl32", {v("nblocks")})));
-  b.push_back(comment("Input state, word k of every block in x<k>; lane b of x12 is counter + b."));
+  if (mac) {
+    b.push_back(comment(fmt::format("The most MAC blocks a call absorbs: {} (the kernels hand it 4 x the previous call's vl, which\n"
+                                    "the value proofs hold to this). A larger count is cut here: the proof that its reads stay\n"
+                                    "inside mac[0, 16 nmac) is then over small counts (for any 64-bit nmac it is beyond the solver).",
+                                    4 * kMaxBlocks),
+                        kInterleave));
+    b.push_back(if_(op("lt", {sz(4 * kMaxBlocks), v("nmac")}), {assign(v("nmac"), sz(4 * kMaxBlocks))}));
+  }
+  b.push_back(comment("Input state, word k of every block in x<k>; lane b of x12 is counter + b.", kLmul));
   const auto &sigma = chacha20_sigma();  // "expand 32-byte k"
   for (int i = 0; i < 8; ++i) b.push_back(decl(kU32, fmt::format("k{}", i), load32(at(v("key"), sz(4 * i)))));
   for (int i = 0; i < 3; ++i) b.push_back(decl(kU32, fmt::format("n{}", i), load32(at(v("nonce"), sz(4 * i)))));
@@ -121,9 +129,8 @@ Function chacha20_xorv(const Spec &s, const Mul64 &d, bool mac) {
   for (auto &st : half_round(1)) round.push_back(std::move(st));
   if (mac && s.interleave) {
     b.push_back(comment("Block steps per double round: the chunk's blocks spread over the ten double rounds.", kInterleave));
-    b.push_back(comment("per = floor(nmac / 10): (nmac * 52429) >> 19 is exact for nmac < 43690, and nmac <= 4 * VLMAX\n"
-                        "<= 16384 (VLEN <= 65536, LMUL <= 2).", kInterleave));
-    b.push_back(decl(kSize, "per", op("shrsz", {op("mulsz", {v("nmac"), sz(52429)})}, 19)));
+    b.push_back(comment("per = floor(nmac / 10) (a division by a constant: the compiler's multiply-high and shift).", kInterleave));
+    b.push_back(decl(kSize, "per", op("divsz", {v("nmac"), sz(10)})));
   }
   b.push_back(comment("20 rounds: 10 double rounds.", kLmul));
   Stmt rounds = for_(kSize, "i", sz(0), sz(10), std::move(round), kLmul);
