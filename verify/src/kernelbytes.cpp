@@ -583,7 +583,7 @@ class Walker {
           const int k = blockCountParam(K);
           if (k < 0) throw Failure{K.name + ": a \"blocks\": \"vl\" helper with no block-count (size_t) parameter", K.loc};
           const z3::expr n = *env.at(K.params[(size_t)k]).e;
-          path.push_back(z3::ule(n, bv(~0ull / 64)));  // (countClaim at every call)
+          path.push_back(z3::ule(n, bv(maxCount(64))));  // (countClaim at every call)
           bytes = n * bv(64);
         }
         if (j.contains("mac") && j["mac"].is_object() && v.name == j["mac"].value("msg", "")) {
@@ -591,7 +591,7 @@ class Walker {
           const nlohmann::json &m = j["mac"];
           if (m.contains("block_bytes") && m["block_bytes"].is_number_unsigned()) bytes = bv(m["block_bytes"].get<uint64_t>());
           else if (auto nb = intParam(m.value("blocks", ""))) {
-            path.push_back(z3::ule(*nb, bv(~0ull / 16)));  // (countClaim at every call)
+            path.push_back(z3::ule(*nb, bv(maxCount(16))));  // (countClaim at every call)
             bytes = *nb * bv(16);
           }
         }
@@ -609,9 +609,10 @@ class Walker {
   // A block count handed to a proved helper whose footprint it scales (`unit` bytes a block: 64
   // for a keystream, 16 for a MAC) is at most (2^64 - 1) / unit, so that the footprint does not
   // wrap: claimed at the call, assumed in the helper's own walk (bindHelperParams).
+  static uint64_t maxCount(uint64_t unit) { return ~0ull / unit; }
   void countClaim(const z3::expr &n, uint64_t unit, SrcLoc l, const std::string &what) {
-    if (!checking || ks || mac || cov) return;
-    defer(z3::ule(n, bv(~0ull / unit)), [this, l, what, unit] {
+    if (!boundsPass()) return;
+    defer(z3::ule(n, bv(maxCount(unit))), [this, l, what, unit] {
       fail(l, what + " may exceed (2^64 - 1) / " + std::to_string(unit) + " (its footprint would wrap)");
     });
   }
@@ -738,10 +739,14 @@ class Walker {
     return ok;
   }
 
+  // Whether this walk checks bounds: kernel-bytes, outside a loop's fact-finding iterations (the
+  // other passes leave bounds to kernel-bytes).
+  bool boundsPass() const { return checking && !ks && !mac && !cov; }
+
   // [off, off + n) inside buffer base.
   // (`when`: only where it holds, e.g. an RVV access of vl >= 1 elements.)
   void access(const Val &p, const z3::expr &n, SrcLoc l, const std::string &what, const std::optional<z3::expr> &when = std::nullopt) {
-    if (!checking || ks || mac || cov) return;  // the other passes leave bounds to kernel-bytes
+    if (!boundsPass()) return;
     if (!p.ptr) fail(l, what + " through a value that is not a pointer into a known buffer");
     auto b = bound.find(p.base);
     if (b == bound.end()) fail(l, what + " through '" + p.base + "', a buffer of unknown size");
@@ -1643,7 +1648,7 @@ class Walker {
       const z3::expr n = bv(stride) * (*vl.e - bv(1)) + bv(w);
       access(p, n, e.loc, what, *vl.e != bv(0));
       // (And vl itself no more than VLMAX can be: n does not wrap.)
-      if (checking && !ks && !mac && !cov)
+      if (boundsPass())
         defer(z3::ule(*vl.e, bv(1ull << 16)), [this, what, l = e.loc] { fail(l, what + ": a vl above 2^16 (no VLMAX is)"); });
       return Val{};
     }
