@@ -12,6 +12,10 @@
 
 #include "support/harness.h"
 
+#if defined(__x86_64__)
+#include <openssl/bn.h>
+#endif
+
 namespace chapoly::test {
 namespace {
 
@@ -136,6 +140,61 @@ TEST_P(Stream, UsesTheBackendsStreamingKernels) {
     chapoly_stream_wipe(&st);
   }
 }
+
+#if defined(__x86_64__)
+// The key-power state a family's bulk entries read in place of otk (StreamKernels::bulk_keys:
+// avx512's _stream_keys, emitted/README.md): the 8-byte word at 64 i + 8 j is limb i (radix 2^44)
+// of a value equal to r^(8-j) mod 2^130 - 5, r = clamp(otk[0..16)) (RFC 8439 2.5), and each limb
+// fits the widths the update entries' load masks it to (44, 45, 42 bits): else the load would
+// change it. OpenSSL's BIGNUM is the oracle. Random one-time keys, r all ones after the clamp,
+// r = 0 and r = 1.
+TEST_P(Stream, KeyPowerStateHoldsTheLanePowersOfR) {
+  const chapoly::internal::StreamKernels *fams[] = {b().stream, b().stream_short};
+  bool any = false;
+  for (const auto *k : fams) {
+    if (k == nullptr || k->bulk_keys == nullptr) continue;
+    any = true;
+    SCOPED_TRACE(k->family);
+    BN_CTX *ctx = BN_CTX_new();
+    BIGNUM *p = BN_new(), *r = BN_new(), *e = BN_new(), *want = BN_new(), *got = BN_new();
+    ASSERT_TRUE(ctx && p && r && e && want && got);
+    BN_set_bit(p, 130);
+    BN_sub_word(p, 5);
+    Rng rng(0x9e75);
+    for (int iter = 0; iter < 300; ++iter) {
+      uint8_t otk[32], pw[chapoly::internal::kStreamKeyBytes], rb[16];
+      rng.fill(otk, sizeof otk);
+      if (iter == 0) std::memset(otk, 0xff, 16);
+      if (iter == 1) std::memset(otk, 0, 16);
+      if (iter == 2) std::memset(otk, 0, 16), otk[0] = 1;
+      k->bulk_keys(pw, otk);
+      static const uint8_t clamp[16] = {0xff, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f,
+                                        0xfc, 0xff, 0xff, 0x0f, 0xfc, 0xff, 0xff, 0x0f};
+      for (int i = 0; i < 16; ++i) rb[i] = static_cast<uint8_t>(otk[i] & clamp[i]);
+      ASSERT_TRUE(BN_lebin2bn(rb, 16, r));
+      for (int j = 0; j < 8; ++j) {
+        uint64_t l[3];
+        for (int i = 0; i < 3; ++i) std::memcpy(&l[i], pw + 64 * i + 8 * j, 8);
+        ASSERT_LT(l[0], uint64_t{1} << 44) << "lane " << j << ", iter " << iter;
+        ASSERT_LT(l[1], uint64_t{1} << 45) << "lane " << j << ", iter " << iter;
+        ASSERT_LT(l[2], uint64_t{1} << 42) << "lane " << j << ", iter " << iter;
+        BN_set_word(got, l[2]);
+        BN_lshift(got, got, 44);
+        BN_add_word(got, l[1]);
+        BN_lshift(got, got, 44);
+        BN_add_word(got, l[0]);
+        BN_mod(got, got, p, ctx);
+        BN_set_word(e, static_cast<BN_ULONG>(8 - j));
+        BN_mod_exp(want, r, e, p, ctx);
+        ASSERT_EQ(BN_cmp(got, want), 0) << "lane " << j << " is not r^" << 8 - j << " mod 2^130-5, iter " << iter;
+      }
+    }
+    BN_free(p), BN_free(r), BN_free(e), BN_free(want), BN_free(got);
+    BN_CTX_free(ctx);
+  }
+  if (!any) GTEST_SKIP() << b().name << ": no streaming family with a key-power state (only avx512's has one)";
+}
+#endif
 
 // Backends without streaming entries of their own (test variants, emulated builds) stream through
 // the portable entries, which the portable backend covers at every split; for them only every

@@ -1319,7 +1319,7 @@ static inline __attribute__((always_inline)) void p1305_absorb(__m512i &h0, __m5
 
     const uint8_t *mp = p;
     // chapoly-invariant: acc0 <= 0x2ffffffffffd
-    // chapoly-invariant: acc1 <= 0x30000000035d
+    // chapoly-invariant: acc1 <= 0x300000000399
     // chapoly-invariant: acc2 <= 0x9fffffffffd
 
     while (n >= 128) {
@@ -1609,7 +1609,7 @@ static inline __attribute__((always_inline)) void aead_bulk(uint8_t *out, uint8_
     if (nch > 0) {
       if (!key_in_chunk0) chacha20_bulk_chunk(out, in, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, 1);
       // chapoly-invariant: acc0 <= 0x2ffffffffffd
-      // chapoly-invariant: acc1 <= 0x30000000035d
+      // chapoly-invariant: acc1 <= 0x300000000399
       // chapoly-invariant: acc2 <= 0x9fffffffffd
 
       for (size_t i = 1; i < nch; ++i) {
@@ -3079,7 +3079,7 @@ static inline __attribute__((always_inline)) void aead_bulk(uint8_t *out, uint8_
       // MAC of the last chunk's ciphertext.
       const uint8_t *mp = out + (nch - 1) * 1024;
       // chapoly-invariant: acc0 <= 0x2ffffffffffd
-      // chapoly-invariant: acc1 <= 0x30000000035d
+      // chapoly-invariant: acc1 <= 0x300000000399
       // chapoly-invariant: acc2 <= 0x9fffffffffd
 
       for (int g = 0; g < 8; ++g) {
@@ -3148,7 +3148,7 @@ static inline __attribute__((always_inline)) void aead_bulk(uint8_t *out, uint8_
     }
   } else {
     // chapoly-invariant: acc0 <= 0x2ffffffffffd
-    // chapoly-invariant: acc1 <= 0x30000000035d
+    // chapoly-invariant: acc1 <= 0x300000000399
     // chapoly-invariant: acc2 <= 0x9fffffffffd
 
     for (size_t i = 0; i < nch; ++i) {
@@ -4682,21 +4682,49 @@ static inline __attribute__((always_inline)) void p1305_state_store(uint8_t acc[
   _mm_storeu_si128((__m128i *)(acc + 8), _mm_set_epi64x((long long)w2, (long long)w1));  // bytes 8..23
 }
 
+// The key-power state: pw[64 i + 8 j .. + 8) = limb i of lane j of q (r^(8-j)), little-endian,
+// exactly; the key setup's limbs are below 2^44, 2^45, 2^42 (limb 0, 1, 2),
+// which p1305_powers_load's masks keep.
+// spec: spec/avx512_ifma_fused.toml:35 poly1305.multiplier
+// chapoly-contract: {"role":"ifma.powers_store","keys":["q0","q1","q2"],"limb_bits":[44,45,42]}
+static inline __attribute__((always_inline)) void p1305_powers_store(uint8_t pw[192], __m512i q0, __m512i q1, __m512i q2)
+{
+  _mm512_storeu_si512((void *)(pw + 0), q0);  // limb 0 of lanes 0..7 (< 2^44)
+  _mm512_storeu_si512((void *)(pw + 64), q1);  // limb 1 of lanes 0..7 (< 2^45)
+  _mm512_storeu_si512((void *)(pw + 128), q2);  // limb 2 of lanes 0..7 (< 2^42)
+}
+
+// The lane key powers from the key-power state (p1305_powers_store): q limb i = pw's limb i
+// masked to 44/45/42 bits, rl = lane 0 of q (r^8) in every lane, qs/rls = 20*q/rl.
+// spec: spec/avx512_ifma_fused.toml:35 poly1305.multiplier
+// chapoly-contract: {"role":"ifma.powers_load","keys":["q0","q1","q2","qs1","qs2"],"loop_keys":["rl0","rl1","rl2","rls1","rls2"],"limb_bits":[44,45,42]}
+static inline __attribute__((always_inline)) void p1305_powers_load(__m512i &q0, __m512i &q1, __m512i &q2, __m512i &qs1, __m512i &qs2,
+                             __m512i &rl0, __m512i &rl1, __m512i &rl2, __m512i &rls1, __m512i &rls2, const uint8_t pw[192])
+{
+  q0 = _mm512_and_si512(_mm512_loadu_si512((const void *)(pw + 0)), _mm512_set1_epi64(0xfffffffffffLL));  // limb 0, masked to 44 bits: any bytes load as limbs the multiplies take
+  q1 = _mm512_and_si512(_mm512_loadu_si512((const void *)(pw + 64)), _mm512_set1_epi64(0x1fffffffffffLL));  // limb 1, masked to 45 bits: any bytes load as limbs the multiplies take
+  q2 = _mm512_and_si512(_mm512_loadu_si512((const void *)(pw + 128)), _mm512_set1_epi64(0x3ffffffffffLL));  // limb 2, masked to 42 bits: any bytes load as limbs the multiplies take
+  p1305_wrap(qs1, qs2, q1, q2);
+  const __m512i ZERO = _mm512_setzero_si512();
+  rl0 = _mm512_maskz_permutexvar_epi64((__mmask8)0xff, ZERO, q0);  // lane 0 (r^8) in every lane
+  rl1 = _mm512_maskz_permutexvar_epi64((__mmask8)0xff, ZERO, q1);
+  rl2 = _mm512_maskz_permutexvar_epi64((__mmask8)0xff, ZERO, q2);
+  p1305_wrap(rls1, rls2, rl1, rl2);
+}
+
 // Streaming kernel: the len / 64 whole 64-byte chunks of a message (len % 64 ignored) from block
 // counter on: whole 1024-byte chunks in the fused loop, the rest in 4-block passes; h continues
 // from acc and goes back there.
 // spec: spec/avx512_ifma_fused.toml:39 schedule.interleave
 // chapoly-contract: {"role":"ifma.aead"}
-static inline __attribute__((always_inline)) void aead_stream(uint8_t *out, const uint8_t *in, size_t len, uint8_t acc[24], const uint8_t otk[32],
+static inline __attribute__((always_inline)) void aead_stream(uint8_t *out, const uint8_t *in, size_t len, uint8_t acc[24], const uint8_t pw[192],
                         const uint8_t nonce[12], const uint8_t key[32], uint32_t counter, int encrypt)
 {
   const size_t nch = len / 1024;
   const size_t tail_at = nch * 1024;
   const size_t tail = len - (len & 63) - tail_at;  // whole 64-byte chunks only
   __m512i q0, q1, q2, qs1, qs2, rl0, rl1, rl2, rls1, rls2;
-  uint64_t sk0, sk1, sk2;
-  p1305_setup(q0, q1, q2, qs1, qs2, rl0, rl1, rl2, rls1, rls2, sk0, sk1, sk2,
-              _mm_loadu_si128((const __m128i *)otk), _mm_loadu_si128((const __m128i *)(otk + 16)));  // one-time key r || s (2.6)
+  p1305_powers_load(q0, q1, q2, qs1, qs2, rl0, rl1, rl2, rls1, rls2, pw);  // made once per message by chapoly_k_*_stream_keys
   __m512i h0 = _mm512_setzero_si512(), h1 = h0, h2 = h0;
   p1305_state_load(h0, h1, h2, acc);
 
@@ -4734,7 +4762,7 @@ static inline __attribute__((always_inline)) void aead_stream(uint8_t *out, cons
     if (nch > 0) {
       chacha20_bulk_chunk(out, in, s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15, counter);
       // chapoly-invariant: acc0 <= 0x2ffffffffffd
-      // chapoly-invariant: acc1 <= 0x30000000035d
+      // chapoly-invariant: acc1 <= 0x300000000399
       // chapoly-invariant: acc2 <= 0x9fffffffffd
 
       for (size_t i = 1; i < nch; ++i) {
@@ -6204,7 +6232,7 @@ static inline __attribute__((always_inline)) void aead_stream(uint8_t *out, cons
       // MAC of the last chunk's ciphertext.
       const uint8_t *mp = out + (nch - 1) * 1024;
       // chapoly-invariant: acc0 <= 0x2ffffffffffd
-      // chapoly-invariant: acc1 <= 0x30000000035d
+      // chapoly-invariant: acc1 <= 0x300000000399
       // chapoly-invariant: acc2 <= 0x9fffffffffd
 
       for (int g = 0; g < 8; ++g) {
@@ -6273,7 +6301,7 @@ static inline __attribute__((always_inline)) void aead_stream(uint8_t *out, cons
     }
   } else {
     // chapoly-invariant: acc0 <= 0x2ffffffffffd
-    // chapoly-invariant: acc1 <= 0x30000000035d
+    // chapoly-invariant: acc1 <= 0x300000000399
     // chapoly-invariant: acc2 <= 0x9fffffffffd
 
     for (size_t i = 0; i < nch; ++i) {
@@ -7854,13 +7882,22 @@ extern "C" void chapoly_k_avx512_ifma_fused_chacha20(uint8_t *out, const uint8_t
 }
 
 extern "C" void chapoly_k_avx512_ifma_fused_seal_update(uint8_t *ct, const uint8_t *pt, size_t len, uint8_t acc[24],
-    const uint8_t otk[32], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter)
+    const uint8_t pw[192], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter)
 {
-  aead_stream(ct, pt, len, acc, otk, nonce, key, counter, 1);
+  aead_stream(ct, pt, len, acc, pw, nonce, key, counter, 1);
 }
 
 extern "C" void chapoly_k_avx512_ifma_fused_open_update(uint8_t *pt, const uint8_t *ct, size_t len, uint8_t acc[24],
-    const uint8_t otk[32], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter)
+    const uint8_t pw[192], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter)
 {
-  aead_stream(pt, ct, len, acc, otk, nonce, key, counter, 0);
+  aead_stream(pt, ct, len, acc, pw, nonce, key, counter, 0);
+}
+
+extern "C" void chapoly_k_avx512_ifma_fused_stream_keys(uint8_t pw[192], const uint8_t otk[32])
+{
+  __m512i q0, q1, q2, qs1, qs2, rl0, rl1, rl2, rls1, rls2;
+  uint64_t sk0, sk1, sk2;
+  p1305_setup(q0, q1, q2, qs1, qs2, rl0, rl1, rl2, rls1, rls2, sk0, sk1, sk2,
+              _mm_loadu_si128((const __m128i *)otk), _mm_loadu_si128((const __m128i *)(otk + 16)));
+  p1305_powers_store(pw, q0, q1, q2);
 }

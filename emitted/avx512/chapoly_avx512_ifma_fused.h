@@ -40,18 +40,24 @@ void chapoly_k_avx512_ifma_fused_chacha20(uint8_t *out, const uint8_t *in, size_
  * of blocks counter, counter + 1, ... (RFC 8439 2.4), and the ciphertext absorbed into acc
  * (after encrypting). ct may equal pt exactly. Requires counter + len / 64 <= 2^32.
  * acc is the 24-byte Poly1305 state (h0, h1, h2 little-endian, h2 <= 4; zero before the first block),
- * otk the 32-byte one-time key r || s (RFC 8439 2.6). */
+ * pw the 192-byte key-power state chapoly_k_avx512_ifma_fused_stream_keys made from the message's one-time key. */
 void chapoly_k_avx512_ifma_fused_seal_update(uint8_t *ct, const uint8_t *pt, size_t len, uint8_t acc[24],
-    const uint8_t otk[32], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter);
+    const uint8_t pw[192], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter);
 
 /* chapoly_k_avx512_ifma_fused_open_update: the whole 64-byte chunks of a streamed AEAD (RFC 8439 2.8): for the
  * len / 64 chunks (len % 64 bytes at the end are ignored), pt = ct XOR the ChaCha20 keystream
  * of blocks counter, counter + 1, ... (RFC 8439 2.4), and the ciphertext absorbed into acc
  * (before decrypting). pt may equal ct exactly. Requires counter + len / 64 <= 2^32.
  * acc is the 24-byte Poly1305 state (h0, h1, h2 little-endian, h2 <= 4; zero before the first block),
- * otk the 32-byte one-time key r || s (RFC 8439 2.6). */
+ * pw the 192-byte key-power state chapoly_k_avx512_ifma_fused_stream_keys made from the message's one-time key. */
 void chapoly_k_avx512_ifma_fused_open_update(uint8_t *pt, const uint8_t *ct, size_t len, uint8_t acc[24],
-    const uint8_t otk[32], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter);
+    const uint8_t pw[192], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter);
+
+/* chapoly_k_avx512_ifma_fused_stream_keys: the 192-byte key-power state of a streamed message, which its
+ * seal_update/open_update calls read instead of making the powers again: the lane powers r^8..r^1
+ * of r = clamp(otk[0..16)) (RFC 8439 2.5), limb i of lane j at bytes 64 i + 8 j, little-endian.
+ * otk is the 32-byte one-time key r || s (RFC 8439 2.6); s is not used. */
+void chapoly_k_avx512_ifma_fused_stream_keys(uint8_t pw[192], const uint8_t otk[32]);
 
 #ifdef __cplusplus
 }

@@ -85,17 +85,32 @@ bool wrapped(const std::vector<u128> &x) {
   return std::any_of(x.begin(), x.end(), [](u128 v) { return v > kLane; });
 }
 
-}  // namespace
-
-std::vector<std::string> accumulator_invariant(const Spec &s, const nlohmann::json &blocks) {
-  // Key setup: clamped r (RFC 8439 2.5.1), then r^2, r^4 (, r^8) and the lane powers.
-  std::vector<u128> p1 = {p2m1(44), 0xfffffff0ffffULL, 0xffffffc0fULL};
+// Limb maxima of the lane key powers: clamped r (RFC 8439 2.5.1), then r^2, r^4 (, r^8) and the
+// lane powers (the key setup's multiplies), joined.
+std::vector<u128> key_power_max(const Spec &s, const nlohmann::json &blocks) {
+  // r's limbs at their largest (k0, k1: the clamped words of r, RFC 8439 2.5.1).
+  const uint64_t k0 = 0x0ffffffc0fffffffULL, k1 = 0x0ffffffc0ffffffcULL;
+  std::vector<u128> p1 = {k0 & p2m1(44), (k0 >> 44) | ((k1 & p2m1(24)) << 20), k1 >> 24};
   std::vector<u128> p = p1, q = p1;
   std::vector<std::vector<u128>> pw = {p1};
   for (int k = 2; k <= s.lanes; k *= 2) { p = mul(blocks, p, p); pw.push_back(p); }
   for (size_t bit = 0; (1 << bit) < s.lanes; ++bit) q = vmax(q, mul(blocks, q, pw[bit]));
-  const std::vector<u128> rl = p;
-  const std::vector<u128> qq = vmax(q, rl);
+  return vmax(q, p);
+}
+
+}  // namespace
+
+std::vector<int> key_power_bits(const Spec &s, const nlohmann::json &blocks) {
+  std::vector<int> bits;
+  for (u128 v : key_power_max(s, blocks)) bits.push_back(bitlen(v));
+  return bits;
+}
+
+std::vector<std::string> accumulator_invariant(const Spec &s, const nlohmann::json &blocks) {
+  // Every key power (q, and rl = r^L), widened to the streaming state's load masks.
+  std::vector<u128> qq;
+  for (int b : key_power_bits(s, blocks)) qq.push_back(p2m1(b));
+  const std::vector<u128> rl = qq;
 
   std::vector<u128> settled = {0, 0, 0}, acc = {0, 0, 0};
   for (int round = 0; round < 64; ++round) {

@@ -22,8 +22,10 @@ struct State {
   const Backend *b;           // its keystream entry (chacha20) makes the parked blocks
   uint64_t aad_len, text_len; // bytes so far
   uint32_t phase, counter;    // counter: the next whole keystream block (text_len / 64 + 1, rounded up)
-  uint32_t pbuf_len, pad0;    // bytes parked in pbuf (< 16)
+  uint32_t pbuf_len;          // bytes parked in pbuf (< 16)
+  uint32_t keys_made;         // 1 once k->bulk_keys has filled keys (at the first bulk run)
   uint8_t key[32], otk[32], acc[24], ks[64], pbuf[16], nonce[12];
+  uint8_t keys[kStreamKeyBytes];  // the bulk entries' key-power state (k->bulk_keys), else unused
 };
 static_assert(sizeof(State) <= sizeof(chapoly_stream), "CHAPOLY_STREAM_WORDS too small");
 static_assert(alignof(State) <= alignof(chapoly_stream), "chapoly_stream alignment");
@@ -121,11 +123,21 @@ int text(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len, bool s
   // text is 64-byte aligned).
   size_t whole = len & ~static_cast<size_t>(63);
   if (whole != 0) {
-    // A long run through the backend's own fused entries where it has them (avx512: IFMA key
-    // powers made per call pay off from bulk_min bytes), else the streaming family's.
+    // A long run through the backend's own fused entries where it has them (from bulk_min bytes,
+    // the registry's measured cut-over), else the streaming family's.
     const bool bulk = s.k->seal_bulk != nullptr && whole >= s.k->bulk_min;
     TextUpdateFn run = seal ? (bulk ? s.k->seal_bulk : s.k->seal_update) : (bulk ? s.k->open_bulk : s.k->open_update);
-    run(out, in, whole, s.acc, s.otk, s.nonce, s.key, s.counter);
+    // Bulk entries with a key-power state take it in place of otk, made at the first bulk run
+    // of the message (a message that never has one does not pay for it).
+    const uint8_t *keys = s.otk;
+    if (bulk && s.k->bulk_keys != nullptr) {
+      if (s.keys_made == 0) {
+        s.k->bulk_keys(s.keys, s.otk);
+        s.keys_made = 1;
+      }
+      keys = s.keys;
+    }
+    run(out, in, whole, s.acc, keys, s.nonce, s.key, s.counter);
     s.counter += static_cast<uint32_t>(whole / 64);
     in += whole;
     out += whole;

@@ -249,7 +249,8 @@ class BoundsInterp : public Interp<BoundsInterp, AVal, BoundsFrame> {
   void checkKeyPowers(const Expr &e, const Function &fn, const std::vector<AVal> &args) {
     static const char *names[] = {"q0", "q1", "q2", "qs1", "qs2", "rl0", "rl1", "rl2", "rls1", "rls2"};
     Contract ct = contractOf(fn);
-    if (ct.role == "ifma.key_powers") return;  // it makes them
+    if (ct.role == "ifma.key_powers" || ct.role == "ifma.powers_load") return;  // it makes them
+    const size_t nkeys = ct.role == "ifma.powers_store" ? 3 : 5;  // the store takes q0, q1, q2 only
     std::vector<KeyUse> uses;
     if (!ct.keys.empty()) uses.push_back({paramIndices(fn, ct.keys), 0});
     if (!ct.loopKeys.empty()) uses.push_back({paramIndices(fn, ct.loopKeys), 5});
@@ -262,9 +263,9 @@ class BoundsInterp : public Interp<BoundsInterp, AVal, BoundsFrame> {
       }
       if (o.res != Res::OK) continue;
       std::string why;
-      if (u.params.size() != 5) why = "its contract names key-power parameters it does not have";
-      else if (!haveKeyPowers) why = "no key setup (ifma.key_powers) call precedes it on this path";
-      for (size_t k = 0; k < 5 && why.empty(); ++k) {
+      if (u.params.size() != nkeys) why = "its contract names key-power parameters it does not have";
+      else if (!haveKeyPowers) why = "no key setup (ifma.key_powers) or key-power state load (ifma.powers_load) call precedes it on this path";
+      for (size_t k = 0; k < nkeys && why.empty(); ++k) {
         size_t ai = u.params[k];
         const auto &want = keyPowers[u.which + k];
         if (ai >= args.size() || args[ai].k != AVal::Vec) {
@@ -1372,6 +1373,17 @@ class BoundsInterp : public Interp<BoundsInterp, AVal, BoundsFrame> {
         args.push_back(v.isRef ? AVal{} : st.at(slotId(ctx, fn.params[i])));
       }
       checkKeyPowers(e, fn, args);
+      if (contractOf(fn).role == "ifma.powers_store" && collect) {
+        FinalCall sc;
+        sc.fn = e.fn;
+        sc.loc = e.loc;
+        for (const AVal &a : args) {
+          Itv j{~(u128)0, 0};
+          for (const Itv &l : a.lanes) j.lo = std::min(j.lo, l.lo), j.hi = std::max(j.hi, l.hi);
+          sc.args.push_back(a.k == AVal::Vec && !a.lanes.empty() ? j : Itv{0, ~(u128)0});
+        }
+        res.powersStoreCalls.push_back(sc);
+      }
       if (contractOf(fn).role == "ifma.state_store" && collect) {
         FinalCall sc;
         sc.fn = e.fn;
@@ -1383,15 +1395,15 @@ class BoundsInterp : public Interp<BoundsInterp, AVal, BoundsFrame> {
     Frame done = runFrame(fr);
     Contract callee = contractOf(fn);
     std::vector<size_t> made;
-    if (callee.role == "ifma.key_powers") {
+    if (callee.role == "ifma.key_powers" || callee.role == "ifma.powers_load") {
       made = paramIndices(fn, callee.keys);
       std::vector<size_t> loop = paramIndices(fn, callee.loopKeys);
       made.insert(made.end(), loop.begin(), loop.end());
-      if (made.size() != 10) error(fn.loc, "the ifma.key_powers contract of '" + fn.name + "' names parameters it does not have");
+      if (made.size() != 10) error(fn.loc, "the " + callee.role + " contract of '" + fn.name + "' names parameters it does not have");
     }
     if (made.size() == 10) {
       if (haveKeyPowers && collect) {
-        Obligation &o = obligation("call-contract", e.loc, "one key setup (ifma.key_powers) per path", fn.name);
+        Obligation &o = obligation("call-contract", e.loc, "one key setup (ifma.key_powers or ifma.powers_load) per path", fn.name);
         if (!selected(o)) {
           o.skipped = true;
         } else if (o.res == Res::OK) {

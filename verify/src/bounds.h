@@ -51,6 +51,9 @@ struct KernelResult {
   // Inputs of the AVX-512 dialect's streaming state store (p1305_state_store) at its call sites,
   // for its bit-exact proof (proofs.cpp, state-store); its body is interpreted as usual.
   std::vector<FinalCall> stateStoreCalls;
+  // Inputs of its key-power state store (p1305_powers_store) at its call sites: per parameter, the
+  // join of its lanes' intervals (vector parameters), for its proof (proofs.cpp, powers-store).
+  std::vector<FinalCall> powersStoreCalls;
   std::vector<std::string> errors;  // "file:line:col: error: ..." for unsupported constructs
   double ms = 0;
   size_t boundSteps = 0;

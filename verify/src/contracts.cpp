@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <functional>
 
 namespace cv {
@@ -21,7 +22,8 @@ const std::vector<std::string> &contractRoles() {
                                              "ifma.key_powers", "ifma.settle", "ifma.load_partial",
                                              "ifma.step_partial", "ifma.absorb", "ifma.lengths",
                                              "ifma.short_step", "ifma.lane0", "ifma.state_load",
-                                             "ifma.state_store", "ifma.aead", "chacha20.lanes"};
+                                             "ifma.state_store", "ifma.powers_store", "ifma.powers_load",
+                                             "ifma.aead", "chacha20.lanes"};
   return r;
 }
 
@@ -81,11 +83,29 @@ bool parseContract(const std::string &text, SrcLoc at, Contract &c, std::string 
   if (!strList(j, "acc", c.acc, err) || !strList(j, "s", c.s, err) || !strList(j, "out", c.out, err) ||
       !strList(j, "keys", c.keys, err) || !strList(j, "loop_keys", c.loopKeys, err))
     return false;
-  if ((!c.keys.empty() && c.keys.size() != 5) || (!c.loopKeys.empty() && c.loopKeys.size() != 5)) {
+  if (c.role == "ifma.powers_store") {
+    // It stores q (limbs q0, q1, q2), not qs: three names.
+    if (c.keys.size() != 3 || !c.loopKeys.empty()) {
+      err = "an ifma.powers_store contract names the three lane key-power limbs it stores in \"keys\" (q0, q1, q2) "
+            "and no \"loop_keys\"";
+      return false;
+    }
+  } else if ((!c.keys.empty() && c.keys.size() != 5) || (!c.loopKeys.empty() && c.loopKeys.size() != 5)) {
     err = "\"keys\" and \"loop_keys\" name five parameters each (q0, q1, q2, qs1, qs2 / rl0, rl1, rl2, rls1, rls2)";
     return false;
   }
-  if ((c.role == "ifma.key_powers" || c.role == "ifma.absorb") && (c.keys.empty() || c.loopKeys.empty())) {
+  if (c.role == "ifma.powers_store" || c.role == "ifma.powers_load") {
+    const bool ok = j.contains("limb_bits") && j["limb_bits"].is_array() && j["limb_bits"].size() == 3 &&
+                    std::all_of(j["limb_bits"].begin(), j["limb_bits"].end(),
+                                [](const json &b) { return b.is_number_unsigned() && b.get<unsigned>() >= 1 && b.get<unsigned>() <= 52; });
+    if (!ok) {
+      err = "an " + c.role + " contract needs \"limb_bits\": the three limb widths (1..52) of the key-power state";
+      return false;
+    }
+    for (const auto &b : j["limb_bits"]) c.limbBits.push_back(b.get<unsigned>());
+  }
+  if ((c.role == "ifma.key_powers" || c.role == "ifma.powers_load" || c.role == "ifma.absorb") &&
+      (c.keys.empty() || c.loopKeys.empty())) {
     err = "an " + c.role + " contract needs \"keys\" and \"loop_keys\" (the parameters carrying the lane key powers "
           "and the loop power: the key-power checks at its calls read them)";
     return false;

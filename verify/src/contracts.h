@@ -32,6 +32,8 @@ struct Contract {
   unsigned blockBytes = 16, radix = 0;
   std::vector<std::string> keys, loopKeys; // IFMA dialect: the parameters carrying the lane key powers
                                            // q0, q1, q2, qs1, qs2 and the loop power rl0 .. rls2
+  std::vector<unsigned> limbBits;          // ifma.powers_store / .powers_load: the key-power state's limb
+                                           // widths (the load masks to them, the store proves they hold)
   std::string state, counter;              // streaming kernels: the 24-byte accumulator parameter,
                                            // the first ChaCha20 block counter parameter
   std::string spec;

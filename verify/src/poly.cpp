@@ -1443,6 +1443,35 @@ BlockStepResult proveHelper(const File &f, const Function &fn) {
     return res;
   };
   const z3::expr twenty = c.int_val(20);
+  {
+    // The value proofs below read the lane key powers by position; the bounds pass checks that
+    // each call hands the key setup's powers by the contract's names (`keys`, `loop_keys`). Both
+    // must mean the same parameters: a helper whose names and positions disagree (its q and rl
+    // parameters renamed into each other, the lists swapped) would be proved for one and checked
+    // for the other.
+    static const std::map<std::string, std::pair<int, int>> at = {{"ifma.key_powers", {0, 5}},
+                                                                  {"ifma.settle", {9, -1}},
+                                                                  {"ifma.step_partial", {7, -1}},
+                                                                  {"ifma.lengths", {5, -1}},
+                                                                  {"ifma.short_step", {13, -1}}};
+    const Contract ct = contractOf(fn);
+    auto it = at.find(n);
+    if (it != at.end()) {
+      auto same = [&](const std::vector<std::string> &names, int first, const char *field) -> std::string {
+        if (first < 0) return names.empty() ? "" : std::string("a contract \"") + field + "\" its value proof does not read";
+        for (size_t k = 0; k < names.size(); ++k) {
+          const size_t pos = (size_t)first + k;
+          if (pos >= fn.params.size() || f.vars[(size_t)fn.params[pos]].name != names[k])
+            return std::string("the contract's \"") + field + "\" name " + names[k] + " where the value proof reads parameter " +
+                   std::to_string(pos + 1) + (pos < fn.params.size() ? " (" + f.vars[(size_t)fn.params[pos]].name + ")" : "");
+        }
+        return "";
+      };
+      std::string why = same(ct.keys, it->second.first, "keys");
+      if (why.empty()) why = same(ct.loopKeys, it->second.second, "loop_keys");
+      if (!why.empty()) return fail(fn.name + ": " + why);
+    }
+  }
   // 8 lanes (q = r^8..r^1, groups of 128 bytes) or 4 (r^4..r^1, 64 bytes): the claims below are
   // stated for L lanes and read exactly as before for 8.
   const unsigned L = helperLanes(f, fn);

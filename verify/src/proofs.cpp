@@ -1306,6 +1306,200 @@ void proveStateHelpers44(const File &f, const Function &kernel, Prover &prover, 
   }
 }
 
+// The AVX-512 dialect's key-power state (issue 9): chapoly_k_*_stream_keys makes the lane powers
+// once per message and stores them (p1305_powers_store); the update kernels load them
+// (p1305_powers_load) instead of making them on every call. What crosses the calls is the
+// invariant "pw[64 i + 8 j .. + 8) = limb i of lane j of the q the key setup made for the
+// message's one-time key", proved where it is made and assumed (trust base) where it is read:
+//  powers-store: for the limbs the interval pass saw at every call site, each below 2^b_i (the
+//                contract's limb_bits), the 192 bytes written are those limbs, little-endian,
+//                exactly;
+//  powers-load:  for every state, q limb i lane j = the state's word (64 i + 8 j) masked to b_i
+//                bits (so, under the invariant, the key setup's q itself), qs = 20 q, every lane of
+//                rl = lane 0 of q (r^8, as the key setup's rl is, mod p) and rls = 20 rl.
+// Every powers_store / powers_load contract of the file names the same limb widths.
+void provePowersHelpers(const File &f, const Function &kernel, Prover &prover, const BoundsOptions &opt,
+                        KernelResult &kr) {
+  // The widths every key-power helper of the file states (the store's proof uses them, the load's
+  // mask is proved against them): one set per file.
+  std::vector<unsigned> bits;
+  std::string clash;
+  for (const Function &g : f.funcs) {
+    const Contract gc = contractOf(g);
+    if (gc.role != "ifma.powers_store" && gc.role != "ifma.powers_load") continue;
+    if (bits.empty()) bits = gc.limbBits;
+    else if (gc.limbBits != bits) clash = g.name + " states other limb widths than the file's other key-power helpers";
+  }
+  for (int fi : reachable(f, kernel)) {
+    const Function &fn = f.funcs[(size_t)fi];
+    const Contract ct = contractOf(fn);
+    const bool load = ct.role == "ifma.powers_load", store = ct.role == "ifma.powers_store";
+    if (!load && !store) continue;
+    auto t0 = Clock::now();
+    Obligation &o = addObl(kr, f, load ? "powers-load" : "powers-store", fn.loc, "", fn.name);
+    if (!selected(opt, o)) {
+      o.skipped = true;
+      continue;
+    }
+    o.what = std::string(load ? "the powers-load role" : "the powers-store role") + " of " + fn.name;
+    auto fail = [&](const std::string &why) {
+      o.res = Res::FAILED;
+      o.cex = why;
+      o.ms = msSince(t0);
+    };
+    if (!clash.empty() || ct.limbBits.size() != 3) {
+      fail(clash.empty() ? fn.name + " names no three limb widths" : clash);
+      continue;
+    }
+    const std::vector<unsigned> b = ct.limbBits;
+    auto mask = [&](unsigned i) { return (uint64_t{1} << b[i]) - 1; };
+    auto run = [&](z3::context &c, SymEval &ev) {
+      if (ev.runFunction(fn)) return true;
+      fail("cannot evaluate " + fn.name + " bit-exactly: " + ev.error() + " (line " + std::to_string(ev.errorLoc().line) + ")");
+      return false;
+    };
+    // Lanes per limb vector: every key-power parameter has the width of the first (256 or 512 bits).
+    // The limbs, and the load's outputs, by the contract's names (keys: q0, q1, q2[, qs1, qs2];
+    // loop_keys: rl0, rl1, rl2, rls1, rls2), the same names the bounds pass follows; every one a
+    // vector parameter of one width, 256 or 512 bits.
+    std::vector<std::string> names = ct.keys;
+    names.insert(names.end(), ct.loopKeys.begin(), ct.loopKeys.end());
+    unsigned lanes = 0;
+    std::string bad;
+    for (const std::string &nm : names) {
+      int var = -1;
+      for (int p : fn.params)
+        if (f.vars[(size_t)p].name == nm) var = p;
+      const unsigned l = var >= 0 && f.vars[(size_t)var].ty.kind == Type::Vec ? f.vars[(size_t)var].ty.bits / 64 : 0;
+      if (lanes == 0) lanes = l;
+      if (l == 0 || l != lanes) bad = nm;
+    }
+    if (names.size() != (load ? 10u : 3u) || !bad.empty() || (lanes != 4 && lanes != 8)) {
+      fail(fn.name + ": the contract's key-power names are not " + (load ? "ten" : "three") +
+           " vector parameters of one width, 256 or 512 bits" + (bad.empty() ? "" : " (" + bad + ")"));
+      continue;
+    }
+    const unsigned stride = 8 * lanes, total = 3 * stride;  // bytes per limb vector, bytes of the state used
+    // The key-power state: the helper's one pointer (or array) parameter, of bytes.
+    std::string pw;
+    int nptr = 0;
+    for (int p : fn.params) {
+      const Type &t = f.vars[(size_t)p].ty;
+      if (t.kind == Type::Ptr || t.kind == Type::Array) ++nptr, pw = f.vars[(size_t)p].name;
+    }
+    if (nptr != 1) {
+      fail(fn.name + " takes " + std::to_string(nptr) + " pointer parameters: the key-power state must be its only one");
+      continue;
+    }
+    auto vecOut = [&](SymEval &ev, const std::string &name, SVal &v) {
+      if (ev.value(name, v) && v.k == SVal::Vec && v.bits == 64 * lanes) return true;
+      fail(fn.name + " has no " + std::to_string(64 * lanes) + "-bit vector " + name);
+      return false;
+    };
+    if (store) {
+      // The limbs' bounds: the join over this kernel's call sites (interval pass).
+      std::vector<Itv> bnd(fn.params.size(), Itv{~(u128)0, 0});
+      for (const FinalCall &sc : kr.powersStoreCalls)
+        if (sc.fn == fi)
+          for (size_t i = 0; i < sc.args.size() && i < bnd.size(); ++i) {
+            bnd[i].lo = std::min(bnd[i].lo, sc.args[i].lo);
+            bnd[i].hi = std::max(bnd[i].hi, sc.args[i].hi);
+          }
+      z3::context c;
+      SymEval ev(f, c);
+      if (!run(c, ev)) continue;
+      std::vector<z3::expr> bytes, pre;
+      std::set<int64_t> offs;
+      bool unknown = false;
+      ev.touched(pw, offs, unknown);
+      if (!ev.written(pw, (int)total, bytes) || unknown || (!offs.empty() && (*offs.begin() < 0 || *offs.rbegin() >= (int64_t)total))) {
+        fail(fn.name + " does not write exactly bytes 0.." + std::to_string(total - 1) + " of " + pw + " at constant offsets");
+        continue;
+      }
+      std::string note = "limb bounds (from the interval pass at the call sites):";
+      z3::expr all = c.bool_val(true);
+      std::vector<std::pair<std::string, z3::expr>> shown;
+      bool ok = true;
+      for (unsigned i = 0; i < 3 && ok; ++i) {
+        const std::string nm = ct.keys[i];
+        size_t idx = fn.params.size();
+        for (size_t k = 0; k < fn.params.size(); ++k)
+          if (f.vars[(size_t)fn.params[k]].name == nm) idx = k;
+        SVal q;
+        if (idx == fn.params.size() || !vecOut(ev, nm, q)) {
+          if (o.res != Res::FAILED) fail(fn.name + " has no parameter " + nm);
+          ok = false;
+          break;
+        }
+        if (bnd[idx].lo > bnd[idx].hi) {
+          fail(fn.name + " is reached but the interval pass recorded no call of it");
+          ok = false;
+          break;
+        }
+        if (bnd[idx].hi > mask(i)) {
+          fail("limb " + std::to_string(i) + " (" + nm + ") handed to " + fn.name + " may reach " + hex(bnd[idx].hi) +
+               ", above 2^" + std::to_string(b[i]) + " - 1: p1305_powers_load's mask would change it");
+          ok = false;
+          break;
+        }
+        note += " " + nm + " <= " + hex(bnd[idx].hi);
+        for (unsigned j = 0; j < lanes; ++j) {
+          z3::expr l = ev.word(q, 64, j);
+          pre.push_back(z3::ule(l, c.bv_val((uint64_t)bnd[idx].hi, 64)));
+          z3::expr w = bytes[stride * i + 8 * j];
+          for (unsigned k = 1; k < 8; ++k) w = z3::concat(bytes[stride * i + 8 * j + k], w);
+          all = all && w == l;
+          if (j == 0) shown.push_back({nm + " lane 0", l});
+        }
+      }
+      if (!ok) continue;
+      o.note = note;
+      o.what = "pw[" + std::to_string(stride) + " i + 8 j .. + 8) = limb i of lane j of q, little-endian, exactly, each limb < 2^(" +
+               std::to_string(b[0]) + ", " + std::to_string(b[1]) + ", " + std::to_string(b[2]) + ") (the load's masks), in " + fn.name;
+      std::string cex;
+      o.res = prove(c, pre, all, prover.timeoutMs(), shown, cex);
+      o.cex = cex;
+      o.ms = msSince(t0);
+      continue;
+    }
+    // powers-load: pw is the input (fresh bytes pw[i]); the helper's body alone decides it.
+    provedOnce(f, fn, "powers-load", kr.kernel, o, [&] {
+      o.what = "q limb i lane j = pw's word " + std::to_string(lanes) + " i + j masked to (" + std::to_string(b[0]) + ", " + std::to_string(b[1]) + ", " +
+               std::to_string(b[2]) + ") bits, qs = 20 q, every lane of rl = lane 0 of q, rls = 20 rl, in " + fn.name;
+      z3::context c;
+      SymEval ev(f, c);
+      if (!run(c, ev)) return;
+      if (ev.wrote(pw)) {
+        fail(fn.name + " writes to the key-power state it loads (a later call of the message would load other powers)");
+        return;
+      }
+      // out[k]: the contract's names in order: q0, q1, q2, qs1, qs2, rl0, rl1, rl2, rls1, rls2.
+      std::vector<SVal> out(10);
+      for (size_t k = 0; k < 10; ++k)
+        if (!vecOut(ev, names[k], out[k])) return;
+      auto pwb = [&](unsigned k) { return c.bv_const((pw + "[" + std::to_string(k) + "]").c_str(), 8); };
+      z3::expr all = c.bool_val(true);
+      const z3::expr twenty = c.bv_val(20, 64);
+      for (unsigned i = 0; i < 3; ++i)
+        for (unsigned j = 0; j < lanes; ++j) {
+          z3::expr w = pwb(stride * i + 8 * j);
+          for (unsigned k = 1; k < 8; ++k) w = z3::concat(pwb(stride * i + 8 * j + k), w);
+          const SVal &q = out[i], &rl = out[5 + i];
+          all = all && ev.word(q, 64, j) == (w & c.bv_val(mask(i), 64));
+          all = all && ev.word(rl, 64, j) == ev.word(q, 64, 0);
+          if (i > 0) {
+            all = all && ev.word(out[2 + i], 64, j) == twenty * ev.word(q, 64, j);
+            all = all && ev.word(out[7 + i], 64, j) == twenty * ev.word(rl, 64, j);
+          }
+        }
+      std::string cex;
+      o.res = prove(c, {}, all, prover.timeoutMs(), {}, cex);
+      o.cex = cex;
+    });
+    o.ms = msSince(t0);
+  }
+}
+
 // The flow of the 24-byte state through an update kernel (state-handover, beyond reachability):
 // the kernel's state parameter `statePar` is only ever handed on, unchanged, as a call argument;
 // it reaches exactly one load helper and one store helper (roles `loadRole`/`storeRole`), both
@@ -1431,6 +1625,49 @@ bool isNameStreamKernel(const Function &k) {
     return k.name.size() > suf.size() && k.name.compare(k.name.size() - suf.size(), suf.size(), suf) == 0;
   };
   return !contractOf(k).present && k.name.rfind("chapoly_k_", 0) == 0 && (ends("_seal_update") || ends("_open_update"));
+}
+
+// The stream-keys kernel's key setup reads its r and s from otk (RFC 8439 2.6: r || s): the one
+// ifma.key_powers call in the kernel's own body is handed, for its two 128-bit vector parameters
+// (r, then s), exactly _mm_loadu_si128 of otk and of otk + 16 (the key-setup proof then gives
+// r = clamp(otk[0..16)) and the s limbs). "" when so, else why not.
+static std::string setupTakesOtk(const File &f, const Function &kernel, int otk) {
+  auto strip = [](const Expr *e) {
+    while (e && e->kind == Expr::Cast && !e->args.empty()) e = e->args[0].get();
+    return e;
+  };
+  auto loadOf = [&](const Expr *e, u128 off) {
+    e = strip(e);
+    if (!e || e->kind != Expr::Intrin || e->name != "_mm_loadu_si128" || e->args.size() != 1) return false;
+    const Expr *p = strip(e->args[0].get());
+    if (off == 0) return p && p->kind == Expr::Var && p->var == otk;
+    if (!p || p->kind != Expr::Bin || p->name != "+" || p->args.size() != 2) return false;
+    const Expr *b = strip(p->args[0].get()), *k = strip(p->args[1].get());
+    return b && b->kind == Expr::Var && b->var == otk && k && k->kind == Expr::Const && k->value == off;
+  };
+  std::vector<const Expr *> calls;
+  forEachExprIn(*kernel.body, [&](const Expr &e) {
+    if (e.kind == Expr::Call && e.fn >= 0 && roleOf(f.funcs[(size_t)e.fn]) == "ifma.key_powers") calls.push_back(&e);
+  });
+  if (calls.size() != 1) return kernel.name + " calls the key setup " + std::to_string(calls.size()) + " times in its own body (once needed)";
+  const Expr &call = *calls[0];
+  const Function &g = f.funcs[(size_t)call.fn];
+  std::vector<size_t> halves;
+  for (size_t i = 0; i < g.params.size(); ++i) {
+    const Var &v = f.vars[(size_t)g.params[i]];
+    if (!v.isRef && v.ty.kind == Type::Vec && v.ty.bits == 128) halves.push_back(i);
+  }
+  if (halves.size() != 2 || halves[1] >= call.args.size()) return g.name + " does not take r and s as two 128-bit vectors";
+  if (!loadOf(call.args[halves[0]].get(), 0) || !loadOf(call.args[halves[1]].get(), 16))
+    return f.path + ":" + std::to_string(call.loc.line) + ": the key setup is not handed r = _mm_loadu_si128(" + f.vars[(size_t)otk].name +
+           ") and s = _mm_loadu_si128(" + f.vars[(size_t)otk].name + " + 16), the one-time key (RFC 8439 2.6)";
+  return "";
+}
+
+bool isNameStreamKeysKernel(const Function &k) {
+  const std::string suf = "_stream_keys";
+  return !contractOf(k).present && k.name.rfind("chapoly_k_", 0) == 0 && k.name.size() > suf.size() &&
+         k.name.compare(k.name.size() - suf.size(), suf.size(), suf) == 0;
 }
 
 // The claims of the IFMA dialect's ChaCha20 lane helpers (role chacha20.lanes with a "claim";
@@ -1818,7 +2055,7 @@ static bool knownHelper(const Function &fn, const BoundsOptions &opt) {
       // proved by role (mul-helper, key-setup, partial-block, helper, state-load, state-store)
       "ifma.mul", "ifma.wrap", "ifma.carry", "ifma.lane_sum", "ifma.key_powers", "ifma.settle",
       "ifma.load_partial", "ifma.step_partial", "ifma.lengths", "ifma.short_step", "ifma.lane0",
-      "ifma.state_load", "ifma.state_store",
+      "ifma.state_load", "ifma.state_store", "ifma.powers_store", "ifma.powers_load",
       // glue whose loops are proved as block steps and whose calls are checked by contract
       "ifma.absorb", "ifma.aead",
       // ChaCha20 set-up, rounds and output: the round loops are proved by chacha-round
@@ -1876,6 +2113,42 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
         }
       }
       proveStateHelpers44(f, kernel, prover, opt, kr);
+      // The lane key powers come from the key-power state (the update ABI's 5th parameter, pw)
+      // through one ifma.powers_load helper, and the state is used nowhere else.
+      Obligation &ok = addObl(kr, f, "key-handover", kernel.loc,
+                              "the lane key powers enter through one ifma.powers_load helper from the key-power state "
+                              "parameter, which is used nowhere else",
+                              kernel.name);
+      if (!selected(opt, ok)) {
+        ok.skipped = true;
+      } else {
+        std::string why = kernel.params.size() < 5 ? kernel.name + " does not have the update ABI (out, in, len, acc[24], pw, nonce, key, counter)"
+                                                   : stateFlow(f, kernel, kernel.params[4], "ifma.powers_load", "ifma.powers_store", false);
+        if (!why.empty()) ok.res = Res::FAILED, ok.cex = why;
+      }
+      provePowersHelpers(f, kernel, prover, opt, kr);
+    }
+    if (isNameStreamKeysKernel(kernel)) {
+      // chapoly_k_*_stream_keys (pw, otk): one key setup, its lane powers stored into pw by one
+      // ifma.powers_store helper (the call-contract check: exactly the setup's q), pw used nowhere else.
+      poly = false;  // it makes no tag: its key setup is proved by key-setup, its store by powers-store
+      bool setup = false;
+      for (int fi : reachable(f, kernel)) setup = setup || roleOf(f.funcs[(size_t)fi]) == "ifma.key_powers";
+      Obligation &ok = addObl(kr, f, "key-handover", kernel.loc,
+                              "the key-power state parameter is written by one ifma.powers_store helper, handed the lane "
+                              "powers of the kernel's key setup, which takes r and s from otk[0..16) and otk[16..32); pw is "
+                              "used nowhere else",
+                              kernel.name);
+      if (!selected(opt, ok)) {
+        ok.skipped = true;
+      } else {
+        std::string why = !setup ? kernel.name + " reaches no key setup (ifma.key_powers)"
+                          : kernel.params.size() != 2 ? kernel.name + " does not have the stream-keys ABI (pw[192], otk[32])"
+                                                      : stateFlow(f, kernel, kernel.params[0], "ifma.powers_store", "", false);
+        if (why.empty()) why = setupTakesOtk(f, kernel, kernel.params[1]);
+        if (!why.empty()) ok.res = Res::FAILED, ok.cex = why;
+      }
+      provePowersHelpers(f, kernel, prover, opt, kr);
     }
     if (kc.present && isStreamRole(kc.role)) {
       // The accumulator crosses calls only through the proved state helpers: a streaming kernel

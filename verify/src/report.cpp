@@ -27,6 +27,10 @@ std::vector<std::string> trustBase() {
       "na + nc <= 7; with 4 lanes n <= 64, 1..4 blocks, na + nc <= 3); that their callers stay inside, and pass lengths, padding mode and buffers in the "
       "right order, is tested (RFC 8439, BoringSSL, OpenSSL differential), not proved",
       "memory outside the kernel's own local arrays is arbitrary on every read (loads are unbounded)",
+      "the AVX-512 update kernels' key-power state pw holds, between calls, the bytes the file's "
+      "*_stream_keys kernel wrote for the message's one-time key (libchapoly keeps it in the stream "
+      "state beside that key): the store and the masked load are proved (powers-store, powers-load), "
+      "the hand-over between calls is the runtime's",
       "`// chapoly-invariant:` comments are assumptions at loop heads only after they are proved on "
       "entry and at the end of the body",
       "this verifier's own code: the interval rules (every step re-checked by Z3), the inliner and "

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "../bounds.hpp"
 #include "shared.hpp"
 
 namespace chapoly::gen::kir {
@@ -119,6 +120,8 @@ const Type kKey = Type::array(K::U8, 32, true), kNonce = Type::array(K::U8, 12, 
 const Type kSize = Type::val(K::Size), kU32 = Type::val(K::U32), kU64 = Type::val(K::U64),
            kInt = Type::val(K::Int);
 const Type kRef64 = Type::ref(K::U64);
+// The streaming key-power state: three vectors of eight 64-bit lanes (limbs 0, 1, 2 of q).
+const uint64_t kPowersBytes = 192;
 
 // --- the builder ----------------------------------------------------------------------------------
 struct Avx512 {
@@ -1185,13 +1188,56 @@ struct Avx512 {
                                        R, 2 * R, R, R, T),
                            body, kMul));
     }
+    // The key-power state (kPowersBytes bytes): the update entries take the lane powers q (r^(L-j)
+    // in lane j) from it instead of making them on every call; chapoly_k_*_stream_keys fills it
+    // once per message. Bytes 64 i + 8 j .. + 8 hold limb i of lane j, little-endian.
+    const std::vector<int> kb = key_power_bits(s, blocks);
+    const int VB8 = PW / 8;  // bytes per limb vector (64 for 8 lanes)
+    auto limb_mask = [&](int i) { return (kb[(size_t)i] >= 64 ? ~0ull : (1ull << kb[(size_t)i]) - 1); };
     {
-      Expr rk = w("vload", 128, {v("otk")}), sk = w("vload", 128, {at("otk", 16)});
+      std::vector<Stmt> body;
+      for (int i = 0; i < 3; ++i)
+        body.push_back(ev(w("vstore", PW, {at("pw", (uint64_t)(VB8 * i)), v(fmt::format("q{}", i))}),
+                          fmt::format("limb {} of lanes 0..{} (< 2^{})", i, L - 1, kb[(size_t)i])));
+      out.push_back(helper("p1305_powers_store", Type::val(K::Void),
+                           {P(Type::array(K::U8, kPowersBytes, false), "pw"), P(pv, "q0"), P(pv, "q1"), P(pv, "q2")},
+                           fmt::format("The key-power state: pw[{} i + 8 j .. + 8) = limb i of lane j of q (r^({}-j)), little-endian,\n"
+                                       "exactly{}; the key setup's limbs are below 2^{}, 2^{}, 2^{} (limb 0, 1, 2),\n"
+                                       "which p1305_powers_load's masks keep.",
+                                       VB8, L, 3 * VB8 < (int)kPowersBytes ? fmt::format(" (bytes {}.. unused)", 3 * VB8) : "",
+                                       kb[0], kb[1], kb[2]),
+                           body, kMul));
+    }
+    {
+      std::vector<Stmt> body;
+      for (int i = 0; i < 3; ++i)
+        body.push_back(set(fmt::format("q{}", i), w("vand", PW, {w("vload", PW, {at("pw", (uint64_t)(VB8 * i))}), w("vbroadcast64", PW, {hex(limb_mask(i), "LL")})}),
+                           fmt::format("limb {}, masked to {} bits: any bytes load as limbs the multiplies take", i, kb[(size_t)i])));
+      body.push_back(fn("p1305_wrap", vs({"qs1", "qs2", "q1", "q2"})));
+      body.push_back(dcl(pv, "ZERO", w("vzero", PW, {})));
+      for (int i = 0; i < 3; ++i)
+        body.push_back(set(fmt::format("rl{}", i), w("vmaskz_permvar64", PW, {cmask(8, hex((1ull << L) - 1)), v("ZERO"), v(fmt::format("q{}", i))}),
+                           i == 0 ? fmt::format("lane 0 (r^{}) in every lane", L) : ""));
+      body.push_back(fn("p1305_wrap", vs({"rls1", "rls2", "rl1", "rl2"})));
+      std::vector<Param> ps;
+      for (const char *x : {"q0", "q1", "q2", "qs1", "qs2", "rl0", "rl1", "rl2", "rls1", "rls2"})
+        ps.push_back(P(Type::vref(PW), x, std::string(x) == "rl0" ? 29 : 0));
+      ps.push_back(P(Type::array(K::U8, kPowersBytes, true), "pw"));
+      out.push_back(helper("p1305_powers_load", Type::val(K::Void), ps,
+                           fmt::format("The lane key powers from the key-power state (p1305_powers_store): q limb i = pw's limb i\n"
+                                       "masked to {}/{}/{} bits, rl = lane 0 of q (r^{}) in every lane, qs/rls = {}*q/rl.",
+                                       kb[0], kb[1], kb[2], L, d.wrap_factor),
+                           body, kMul));
+    }
+    {
       std::vector<Stmt> body = {
           dcl(kSize, "nch", o2("divsz", v("len"), n(CH))),
           dcl(kSize, "tail_at", o2("mulsz", v("nch"), n(CH))),
           dcl(kSize, "tail", o2("subsz", o2("subsz", v("len"), o2("andsz", v("len"), n(63))), v("tail_at")), "whole 64-byte chunks only")};
-      for (auto &x : key_setup(rk, sk, "one-time key r || s (2.6)")) body.push_back(x);
+      body.push_back(dnames(pv, {"q0", "q1", "q2", "qs1", "qs2", "rl0", "rl1", "rl2", "rls1", "rls2"}));
+      body.push_back(fn("p1305_powers_load", vs({"q0", "q1", "q2", "qs1", "qs2", "rl0", "rl1", "rl2", "rls1", "rls2", "pw"}),
+                        "made once per message by chapoly_k_*_stream_keys"));
+      body.push_back(dmany(pv, {{"h0", w("vzero", PW, {})}, {"h1", v("h0")}, {"h2", v("h0")}}));
       body.push_back(fn("p1305_state_load", vs({"h0", "h1", "h2", "acc"})));
       body.push_back(blank());
       for (auto &x : fused_loops(v("counter"))) body.push_back(x);
@@ -1210,7 +1256,7 @@ struct Avx512 {
                                               call("p1305_lane0", {v("h2")})}));
       out.push_back(helper("aead_stream", Type::val(K::Void),
                            {P(kU8p, "out"), P(kU8c, "in"), P(kSize, "len"), P(Type::array(K::U8, 24, false), "acc"),
-                            P(Type::array(K::U8, 32, true), "otk"), P(kNonce, "nonce", 24), P(kKey, "key"), P(kU32, "counter"),
+                            P(Type::array(K::U8, kPowersBytes, true), "pw"), P(kNonce, "nonce", 24), P(kKey, "key"), P(kU32, "counter"),
                             P(kInt, "encrypt")},
                            fmt::format("Streaming kernel: the len / 64 whole 64-byte chunks of a message (len % 64 ignored) from block\n"
                                        "counter on: whole {}-byte chunks in the fused loop, the rest in 4-block passes; h continues\n"
@@ -1294,18 +1340,34 @@ struct Avx512 {
     }
     for (bool seal : {true, false}) {
       const char *o = seal ? "ct" : "pt", *i = seal ? "pt" : "ct";
-      std::vector<Expr> args = {v(o), v(i), v("len"), v("acc"), v("otk"), v("nonce"), v("key"), v("counter"), n(seal ? 1 : 0)};
+      std::vector<Expr> args = {v(o), v(i), v("len"), v("acc"), v("pw"), v("nonce"), v("key"), v("counter"), n(seal ? 1 : 0)};
       out.push_back(ex(seal ? "seal_update" : "open_update",
                        {P(kU8p, o), P(kU8c, i), P(kSize, "len"), P(Type::array(K::U8, 24, false), "acc"),
-                        P(Type::array(K::U8, 32, true), "otk", 4), P(kNonce, "nonce"), P(kKey, "key"), P(kU32, "counter")},
+                        P(Type::array(K::U8, kPowersBytes, true), "pw", 4), P(kNonce, "nonce"), P(kKey, "key"), P(kU32, "counter")},
                        fmt::format("chapoly_k_{}_{}_update: the whole 64-byte chunks of a streamed AEAD (RFC 8439 2.8): for the\n"
                                    "len / 64 chunks (len % 64 bytes at the end are ignored), {} = {} XOR the ChaCha20 keystream\n"
                                    "of blocks counter, counter + 1, ... (RFC 8439 2.4), and the ciphertext absorbed into acc\n"
                                    "({}). {} may equal {} exactly. Requires counter + len / 64 <= 2^32.\n"
                                    "acc is the 24-byte Poly1305 state (h0, h1, h2 little-endian, h2 <= 4; zero before the first block),\n"
-                                   "otk the 32-byte one-time key r || s (RFC 8439 2.6).",
-                                   s.name, seal ? "seal" : "open", o, i, seal ? "after encrypting" : "before decrypting", o, i),
+                                   "pw the {}-byte key-power state chapoly_k_{}_stream_keys made from the message's one-time key.",
+                                   s.name, seal ? "seal" : "open", o, i, seal ? "after encrypting" : "before decrypting", o, i,
+                                   kPowersBytes, s.name),
                        {fn("aead_stream", args)}));
+    }
+    {
+      std::vector<Stmt> body = {dnames(pv, {"q0", "q1", "q2", "qs1", "qs2", "rl0", "rl1", "rl2", "rls1", "rls2"}),
+                                dnames(kU64, {"sk0", "sk1", "sk2"}),
+                                fn("p1305_setup", {v("q0"), v("q1"), v("q2"), v("qs1"), v("qs2"), v("rl0"), v("rl1"), v("rl2"), v("rls1"),
+                                                   v("rls2"), v("sk0"), v("sk1"), v("sk2"), brk(w("vload", 128, {v("otk")}), 12),
+                                                   w("vload", 128, {at("otk", 16)})}),
+                                fn("p1305_powers_store", vs({"pw", "q0", "q1", "q2"}))};
+      out.push_back(ex("stream_keys", {P(Type::array(K::U8, kPowersBytes, false), "pw"), P(kKey, "otk")},
+                       fmt::format("chapoly_k_{}_stream_keys: the {}-byte key-power state of a streamed message, which its\n"
+                                   "seal_update/open_update calls read instead of making the powers again: the lane powers r^{}..r^1\n"
+                                   "of r = clamp(otk[0..16)) (RFC 8439 2.5), limb i of lane j at bytes {} i + 8 j, little-endian.\n"
+                                   "otk is the 32-byte one-time key r || s (RFC 8439 2.6); s is not used.",
+                                   s.name, kPowersBytes, L, PW / 8),
+                       body));
     }
     return out;
   }
@@ -1317,7 +1379,7 @@ struct Avx512 {
 // by its role, never by its name. `keys` / `loop_keys` name the parameters that carry the lane
 // key powers q, qs (r^(L-j) in lane j) and the loop power rl, rls (r^L in every lane) that
 // p1305_setup made; the verifier checks every call passes exactly those.
-static std::string avx512_contract(const Function &f, const Spec &s) {
+static std::string avx512_contract(const Function &f, const Spec &s, const std::vector<int> &key_bits) {
   static const std::map<std::string, std::string> roles = {
       {"p1305_mul", "ifma.mul"},
       {"p1305_wrap", "ifma.wrap"},
@@ -1334,6 +1396,8 @@ static std::string avx512_contract(const Function &f, const Spec &s) {
       {"p1305_final", "poly1305.final"},
       {"p1305_state_load", "ifma.state_load"},
       {"p1305_state_store", "ifma.state_store"},
+      {"p1305_powers_store", "ifma.powers_store"},
+      {"p1305_powers_load", "ifma.powers_load"},
       {"aead_short", "ifma.aead"},
       {"aead_bulk", "ifma.aead"},
       {"aead_stream", "ifma.aead"}};
@@ -1358,20 +1422,25 @@ static std::string avx512_contract(const Function &f, const Spec &s) {
         {"chacha20_xor_block", "xor64"},   {"chacha20_bulk_init", "sliced_init"}, {"chacha20_bulk_ctr", "sliced_ctr"},
         {"chacha20_bulk_finish", "sliced_xor"}};
     if (auto cl = claims.find(f.name); cl != claims.end()) c["claim"] = cl->second;
+  } else if (role == "ifma.powers_store") {
+    c["keys"] = {"q0", "q1", "q2"};
+    c["limb_bits"] = key_bits;
   } else if (role.rfind("ifma.", 0) == 0) {
     if (has("q0")) c["keys"] = {"q0", "q1", "q2", "qs1", "qs2"};
     if (has("rl0")) c["loop_keys"] = {"rl0", "rl1", "rl2", "rls1", "rls2"};
+    if (role == "ifma.powers_load") c["limb_bits"] = key_bits;
   }
   return c.dump();
 }
 
 Module build_avx512(const Spec &s, const Derived &d, const json &blocks, const std::vector<std::string> &acc_invariant) {
   Avx512 b(s, d, blocks, acc_invariant);
+  const std::vector<int> key_bits = key_power_bits(s, blocks);
   Module m;
   m.name = s.name;
   for (auto part : {&Avx512::chacha_x4, &Avx512::chacha_bulk, &Avx512::poly, &Avx512::aead, &Avx512::exported})
     for (auto &f : (b.*part)()) {
-      if (!f.exported) f.contract = avx512_contract(f, s);
+      if (!f.exported) f.contract = avx512_contract(f, s, key_bits);
       m.functions.push_back(std::move(f));
     }
   return m;

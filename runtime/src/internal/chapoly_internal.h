@@ -56,10 +56,16 @@ using PolyUpdateFn = void (*)(uint8_t acc[24], const uint8_t *msg, size_t len, c
 using PolyFinishFn = void (*)(uint8_t tag[16], const uint8_t acc[24], const uint8_t otk[32]);
 // TextUpdateFn: the len / 64 whole 64-byte chunks: out = in XOR keystream of blocks counter..
 // (RFC 8439 2.4), the ciphertext (seal: out, open: in) absorbed into acc. Requires
-// counter + len / 64 <= 2^32; out may equal in.
+// counter + len / 64 <= 2^32; out may equal in. A family with a key-power state
+// (StreamKernels::bulk_keys) takes that state (kStreamKeyBytes bytes) in place of otk.
 using TextUpdateFn = void (*)(uint8_t *out, const uint8_t *in, size_t len, uint8_t acc[24],
                               const uint8_t otk[32], const uint8_t nonce[12], const uint8_t key[32],
                               uint32_t counter);
+
+// StreamKeysFn: the key-power state (kStreamKeyBytes bytes) of a message from its one-time key
+// otk (32 bytes, r || s): chapoly_k_<family>_stream_keys of a family whose update entries read it.
+constexpr size_t kStreamKeyBytes = 192;
+using StreamKeysFn = void (*)(uint8_t pw[kStreamKeyBytes], const uint8_t otk[32]);
 
 // StreamKernels: the streaming entries of one kernel family, with their own CPU check and scrub
 // (a backend may use another family's: avx512 streams short runs, the AAD and the lengths through
@@ -81,6 +87,10 @@ struct StreamKernels {
   // Optional: the family's ChaCha20 entry for the keystream blocks chapoly_stream parks (block 0's
   // one-time key and the block after a partial run); nullptr: the backend's own.
   ChaCha20Fn chacha20 = nullptr;
+  // Optional (registry STREAM_KEYS): seal_bulk/open_bulk take, in place of otk, the
+  // kStreamKeyBytes-byte key-power state this entry makes from otk (the IFMA lane powers
+  // r^8..r^1, once per message instead of once per call); nullptr: they take otk.
+  StreamKeysFn bulk_keys = nullptr;
 };
 
 // The portable streaming entries (always built; runtime/src/portable/stream.cpp).
