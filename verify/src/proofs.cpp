@@ -1170,6 +1170,19 @@ void closedWorld(const File &f, const Function &kernel, const BoundsOptions &opt
   }
 }
 
+// Per parameter of helper `fi`, the join of its intervals over the call sites the interval pass
+// recorded in `calls` (an empty interval, lo > hi, where it recorded none).
+static std::vector<Itv> callSiteBounds(const std::vector<FinalCall> &calls, int fi, size_t nparams) {
+  std::vector<Itv> bnd(nparams, Itv{~(u128)0, 0});
+  for (const FinalCall &sc : calls)
+    if (sc.fn == fi)
+      for (size_t i = 0; i < sc.args.size() && i < bnd.size(); ++i) {
+        bnd[i].lo = std::min(bnd[i].lo, sc.args[i].lo);
+        bnd[i].hi = std::max(bnd[i].hi, sc.args[i].hi);
+      }
+  return bnd;
+}
+
 // The AVX-512 dialect's streaming state (issue 9): the 24-byte state every family shares holds
 // h = le64(acc[0..8)) + 2^64 le64(acc[8..16)) + 2^128 acc[16] (radix 2^64); p1305_state_load
 // converts it to the 44-bit limbs h0 + 2^44 h1 + 2^88 h2 (lane 0 of three vectors) and
@@ -1208,13 +1221,7 @@ void proveStateHelpers44(const File &f, const Function &kernel, Prover &prover, 
     };
     if (store) {
       // Input bounds: the join over this kernel's call sites (interval pass).
-      std::vector<Itv> bnd(fn.params.size(), Itv{~(u128)0, 0});
-      for (const FinalCall &sc : kr.stateStoreCalls)
-        if (sc.fn == fi)
-          for (size_t i = 0; i < sc.args.size() && i < bnd.size(); ++i) {
-            bnd[i].lo = std::min(bnd[i].lo, sc.args[i].lo);
-            bnd[i].hi = std::max(bnd[i].hi, sc.args[i].hi);
-          }
+      const std::vector<Itv> bnd = callSiteBounds(kr.stateStoreCalls, fi, fn.params.size());
       std::vector<z3::expr> H;
       std::string note = "input bounds (from the interval pass at the call sites):";
       for (const char *name : {"h0", "h1", "h2"}) {
@@ -1398,13 +1405,7 @@ void provePowersHelpers(const File &f, const Function &kernel, Prover &prover, c
     };
     if (store) {
       // The limbs' bounds: the join over this kernel's call sites (interval pass).
-      std::vector<Itv> bnd(fn.params.size(), Itv{~(u128)0, 0});
-      for (const FinalCall &sc : kr.powersStoreCalls)
-        if (sc.fn == fi)
-          for (size_t i = 0; i < sc.args.size() && i < bnd.size(); ++i) {
-            bnd[i].lo = std::min(bnd[i].lo, sc.args[i].lo);
-            bnd[i].hi = std::max(bnd[i].hi, sc.args[i].hi);
-          }
+      const std::vector<Itv> bnd = callSiteBounds(kr.powersStoreCalls, fi, fn.params.size());
       z3::context c;
       SymEval ev(f, c);
       if (!run(c, ev)) continue;
