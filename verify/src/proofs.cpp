@@ -1359,7 +1359,7 @@ void provePowersHelpers(const File &f, const Function &kernel, Prover &prover, c
       continue;
     }
     const std::vector<unsigned> b = ct.limbBits;
-    auto mask = [&](unsigned i) { return (uint64_t{1} << b[i]) - 1; };
+    auto mask = [&](unsigned i) { return b[i] >= 64 ? ~uint64_t{0} : (uint64_t{1} << b[i]) - 1; };
     auto run = [&](z3::context &c, SymEval &ev) {
       if (ev.runFunction(fn)) return true;
       fail("cannot evaluate " + fn.name + " bit-exactly: " + ev.error() + " (line " + std::to_string(ev.errorLoc().line) + ")");
