@@ -2,7 +2,7 @@
 #
 # Every AVX-512 kernel the tests build (the shipped emitted/ kernels and each tests/specs variant)
 # is compiled a second time WITHOUT the ISA flags, against SIMDe plus our shim (include/immintrin.h
-# stands in for the compiler's), with its four entry points renamed chapoly_k_<name>_emu_*. Each
+# stands in for the compiler's), with its entry points renamed chapoly_k_<name>_emu_*. Each
 # becomes a backend "<backend>-emu" of chapoly-tests only: never part of libchapoly, never
 # chosen by dispatch, runnable on any x86-64 CPU. One more build of the shipped kernel, with the
 # IFMA hi half deliberately broken (CHAPOLY_EMU_BROKEN_IFMA_HI), must make the suites fail
@@ -80,12 +80,16 @@ else()
   foreach(_k IN LISTS CHAPOLY_KERNELS)
     if(CHAPOLY_KERNEL_${_k}_ISA STREQUAL "x86_64-avx512" AND TARGET chapoly_kernel_${_k})
       list(APPEND _emu_registry ${_k})
+      set(_lanes "${CHAPOLY_KERNEL_${_k}_KEY_LANES}")
+      if(NOT _lanes)
+        chapoly_spec_lanes("${CHAPOLY_KERNEL_${_k}_SPEC}" _lanes)
+      endif()
       list(APPEND _emu_specs
-           "${CHAPOLY_KERNEL_${_k}_BACKEND}-emu|${_k}|${CHAPOLY_KERNEL_${_k}_SRC}|${CHAPOLY_KERNEL_${_k}_BACKEND}")
+           "${CHAPOLY_KERNEL_${_k}_BACKEND}-emu|${_k}|${CHAPOLY_KERNEL_${_k}_SRC}|${CHAPOLY_KERNEL_${_k}_BACKEND}|${_lanes}")
     endif()
   endforeach()
-  foreach(_name IN LISTS _variant_names)
-    list(APPEND _emu_specs "${_name}-emu|${_name}|${_variant_dir}/chapoly_${_name}.cpp|${_name}")
+  foreach(_name _lanes IN ZIP_LISTS _variant_names _variant_lanes)
+    list(APPEND _emu_specs "${_name}-emu|${_name}|${_variant_dir}/chapoly_${_name}.cpp|${_name}|${_lanes}")
   endforeach()
   foreach(_spec IN LISTS _emu_specs)
     string(REPLACE "|" ";" _f "${_spec}")
@@ -93,14 +97,20 @@ else()
     list(GET _f 1 _kname)
     list(GET _f 2 _src)
     list(GET _f 3 _native)
+    list(GET _f 4 _lanes)
     chapoly_emu_kernel(chapoly_emu_${_kname} "${_src}" ${_kname} emu)
     list(APPEND _emu_kernel_targets chapoly_emu_${_kname})
     list(APPEND _emu_names "${_bname}")
     string(APPEND CHAPOLY_EMU_DECLS "CHAPOLY_EMU_KERNEL(${_kname}_emu)\n")
+    # Its streaming family: the emulated update entries for every run of whole chunks
+    # (fused_stream, support/harness.h), so the streaming kernels run on any CPU too.
     string(APPEND CHAPOLY_EMU_TABLES
+           "const chapoly::internal::StreamKernels ks_${_kname}_emu = fused_stream(\"portable+${_bname}\",\n"
+           "    chapoly_k_${_kname}_emu_seal_update, chapoly_k_${_kname}_emu_open_update,\n"
+           "    chapoly_k_${_kname}_emu_stream_keys, ${_lanes}, emu_runs_anywhere, scrub_emu);\n"
            "const EmuBackend k_${_kname}_emu = {{\"${_bname}\", chapoly_k_${_kname}_emu_seal, "
            "chapoly_k_${_kname}_emu_open,\n    chapoly_k_${_kname}_emu_poly1305, "
-           "chapoly_k_${_kname}_emu_chacha20, emu_runs_anywhere, scrub_emu}, \"${_native}\"};\n")
+           "chapoly_k_${_kname}_emu_chacha20, emu_runs_anywhere, scrub_emu, &ks_${_kname}_emu}, \"${_native}\"};\n")
     string(APPEND CHAPOLY_EMU_LIST "&k_${_kname}_emu, ")
   endforeach()
 

@@ -21,6 +21,22 @@ std::vector<const Backend *> all_backends() {
   return out;
 }
 
+chapoly::internal::StreamKernels fused_stream(const char *family, chapoly::internal::TextUpdateFn seal_update,
+                                              chapoly::internal::TextUpdateFn open_update,
+                                              chapoly::internal::StreamKeysFn keys, unsigned key_lanes,
+                                              const char *(*missing)(), void (*scrub)()) {
+  chapoly::internal::StreamKernels k = chapoly::internal::portable_stream_kernels();
+  k.family = family;
+  k.missing = missing;
+  k.scrub = scrub;
+  k.seal_bulk = seal_update;
+  k.open_bulk = open_update;
+  k.bulk_min = 64;
+  k.bulk_keys = keys;
+  k.key_lanes = key_lanes;
+  return k;
+}
+
 std::string backend_param_name(const testing::TestParamInfo<const Backend *> &info) {
   std::string s = info.param->name;
   for (char &c : s) {

@@ -42,6 +42,17 @@ std::vector<const Backend *> emu_backends();
 // emu_native_counterpart returns the native backend that `emu` emulates ("avx512" for
 // "avx512-emu"), or nullptr when `emu` is not an emulated backend or has none.
 const Backend *emu_native_counterpart(const Backend &emu);
+// fused_stream makes the streaming family of a test-only AVX-512 build (a tests/specs variant, an
+// emulated build): its own seal/open update entries (`seal_update`, `open_update`, reading the
+// key-power state of `keys`, whose layout has `key_lanes` lanes) take every run of whole 64-byte
+// chunks (bulk_min 64: more runs than the shipped avx512 backend gives its own, which the registry
+// starts at STREAM_BULK_MIN or STREAM_SHORT's limit); the AAD, the length block and the Poly1305
+// finish go through the portable entries (runtime/src/portable/stream.cpp, same state layout).
+// `family` names it (stream_family), `missing` and `scrub` are the build's own.
+chapoly::internal::StreamKernels fused_stream(const char *family, chapoly::internal::TextUpdateFn seal_update,
+                                              chapoly::internal::TextUpdateFn open_update,
+                                              chapoly::internal::StreamKeysFn keys, unsigned key_lanes,
+                                              const char *(*missing)(), void (*scrub)());
 // backend_param_name makes a gtest parameter name from a backend's name.
 std::string backend_param_name(const testing::TestParamInfo<const Backend *> &info);
 

@@ -91,6 +91,10 @@ struct StreamKernels {
   // kStreamKeyBytes-byte key-power state this entry makes from otk (the IFMA lane powers
   // r^8..r^1, once per message instead of once per call); nullptr: they take otk.
   StreamKeysFn bulk_keys = nullptr;
+  // With bulk_keys: the lanes L of its key-power state (8: r^8..r^1, 4: r^4..r^1), whose 8-byte
+  // word at 8 L i + 8 j is limb i (radix 2^44) of r^(L-j) (emitted/README.md, "Streaming
+  // entries"); the registry reads it from the family's spec. 0 without bulk_keys.
+  unsigned key_lanes = 0;
 };
 
 // The portable streaming entries (always built; runtime/src/portable/stream.cpp).
@@ -122,7 +126,7 @@ struct Backend {
   // below the caller that the kernel may have left holding key material or keystream.
   void (*scrub)();
   // stream: the streaming entries chapoly_stream uses with this backend, or nullptr for the
-  // portable ones (a backend whose family has none: test variants, emulated builds).
+  // portable ones (the tests give their variants and emulated builds their own: fused_stream).
   const StreamKernels *stream;
   // Short messages: short_kernels[0..short_count), ascending max_len, used when short_on() (a CPU
   // test, evaluated once per process) is true; nullptr/0 where the backend's own kernels serve
