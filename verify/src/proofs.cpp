@@ -1501,6 +1501,12 @@ void provePowersHelpers(const File &f, const Function &kernel, Prover &prover, c
   }
 }
 
+// e with its casts taken off (the state and otk pointers reach calls through casts).
+static const Expr *stripCasts(const Expr *e) {
+  while (e && e->kind == Expr::Cast && !e->args.empty()) e = e->args[0].get();
+  return e;
+}
+
 // The flow of the 24-byte state through an update kernel (state-handover, beyond reachability):
 // the kernel's state parameter `statePar` is only ever handed on, unchanged, as a call argument;
 // it reaches exactly one load helper and one store helper (roles `loadRole`/`storeRole`), both
@@ -1519,10 +1525,6 @@ static std::string stateFlow(const File &f, const Function &kernel, int statePar
   std::vector<Site> loads, stores;
   std::string err;
   auto at = [&](SrcLoc l) { return f.path + ":" + std::to_string(l.line) + ": "; };
-  auto strip = [](const Expr *e) {
-    while (e && e->kind == Expr::Cast && !e->args.empty()) e = e->args[0].get();
-    return e;
-  };
   std::set<std::pair<int, int>> seen;  // (function, variable) already followed
   std::function<void(int, int)> follow = [&](int fi, int v) {
     if (!err.empty() || !seen.insert({fi, v}).second) return;
@@ -1538,7 +1540,7 @@ static std::string stateFlow(const File &f, const Function &kernel, int statePar
         const Function &g = f.funcs[(size_t)e.fn];
         const std::string role = roleOf(g);
         for (size_t i = 0; i < e.args.size(); ++i) {
-          const Expr *a = strip(e.args[i].get());
+          const Expr *a = stripCasts(e.args[i].get());
           if (!a || a->kind != Expr::Var || a->var != v) {
             if (e.args[i]) walkE(*e.args[i]);
             continue;
@@ -1604,9 +1606,9 @@ static std::string stateFlow(const File &f, const Function &kernel, int statePar
       for (size_t i = 0; i < h.params.size(); ++i)
         if (f.vars[(size_t)h.params[i]].name == n) k = i;
       if (k >= h.params.size() || k >= call.args.size()) return h.name + " has no limb parameter " + n;
-      const Expr *a = strip(call.args[k].get());
+      const Expr *a = stripCasts(call.args[k].get());
       if (a && a->kind == Expr::Call && a->fn >= 0 && roleOf(f.funcs[(size_t)a->fn]) == "ifma.lane0" && a->args.size() == 1)
-        a = strip(a->args[0].get());
+        a = stripCasts(a->args[0].get());
       if (!a || a->kind != Expr::Var) return "the limb " + n + " handed to " + h.name + " is not a variable ('" + call.args[k]->text + "')";
       vars.push_back(a->var);
     }
@@ -1633,17 +1635,13 @@ bool isNameStreamKernel(const Function &k) {
 // (r, then s), exactly _mm_loadu_si128 of otk and of otk + 16 (the key-setup proof then gives
 // r = clamp(otk[0..16)) and the s limbs). "" when so, else why not.
 static std::string setupTakesOtk(const File &f, const Function &kernel, int otk) {
-  auto strip = [](const Expr *e) {
-    while (e && e->kind == Expr::Cast && !e->args.empty()) e = e->args[0].get();
-    return e;
-  };
   auto loadOf = [&](const Expr *e, u128 off) {
-    e = strip(e);
+    e = stripCasts(e);
     if (!e || e->kind != Expr::Intrin || e->name != "_mm_loadu_si128" || e->args.size() != 1) return false;
-    const Expr *p = strip(e->args[0].get());
+    const Expr *p = stripCasts(e->args[0].get());
     if (off == 0) return p && p->kind == Expr::Var && p->var == otk;
     if (!p || p->kind != Expr::Bin || p->name != "+" || p->args.size() != 2) return false;
-    const Expr *b = strip(p->args[0].get()), *k = strip(p->args[1].get());
+    const Expr *b = stripCasts(p->args[0].get()), *k = stripCasts(p->args[1].get());
     return b && b->kind == Expr::Var && b->var == otk && k && k->kind == Expr::Const && k->value == off;
   };
   std::vector<const Expr *> calls;
