@@ -205,6 +205,7 @@ TEST_P(Stream, RoutesWholeChunkRunsToTheBulkEntries) {
     wrapped.seal_bulk = routed_seal_bulk;
     wrapped.open_bulk = routed_open_bulk;
     if (real->bulk_keys != nullptr) wrapped.bulk_keys = routed_keys;
+    wrapped.park_chacha20 = nullptr;  // one parked block at a time: the runs below are as planned
     Backend copy = b();
     copy.stream = &wrapped;
     copy.stream_short = nullptr;
@@ -267,6 +268,75 @@ TEST_P(Stream, RoutesWholeChunkRunsToTheBulkEntries) {
     }
   }
   if (!any) GTEST_SKIP() << b().name << ": its streaming family has no bulk entries of its own";
+}
+
+// Counting wrapper around a family's park_chacha20 (ParksLaterKeystreamBlocksInBatches).
+chapoly::internal::ChaCha20Fn g_park_real = nullptr;
+int g_park_calls = 0;
+size_t g_park_bytes = 0;
+void counted_park(uint8_t *out, const uint8_t *in, size_t len, const uint8_t nonce[12], const uint8_t key[32],
+                  uint32_t counter) {
+  ++g_park_calls;
+  g_park_bytes += len;
+  g_park_real(out, in, len, nonce, key, counter);
+}
+
+// A family with STREAM_PARK (park_chacha20: the avx512 families, the test variants, the emulated
+// builds) makes a message's first parked keystream block alone and the later ones park_blocks at
+// a time: a message streamed in 16-byte calls (`openssl speed`'s pattern) of 64 + 64 P m + t
+// bytes makes ceil((len - 64) / 64 P) batches, each of P blocks, and gives the oracle's result.
+TEST_P(Stream, ParksLaterKeystreamBlocksInBatches) {
+  ShortKernelsReset reset;
+  bool any = false;
+  for (int mode : {0, 1}) {
+    chapoly::internal::set_short_kernels_for_testing(mode);
+    const chapoly::internal::StreamKernels *real =
+        mode == 1 && b().stream_short != nullptr ? b().stream_short : b().stream;
+    if (real == nullptr || real->park_chacha20 == nullptr || real->park_blocks < 2 || real->missing() != nullptr)
+      continue;
+    any = true;
+    SCOPED_TRACE(real->family);
+    const size_t p = real->park_blocks;
+    chapoly::internal::StreamKernels wrapped = *real;
+    g_park_real = real->park_chacha20;
+    wrapped.park_chacha20 = counted_park;
+    Backend copy = b();
+    copy.stream = &wrapped;
+    copy.stream_short = nullptr;
+    for (size_t len : {size_t{64 + 64 * 4 * 3 + 16}, size_t{1024}, size_t{1500}}) {
+      Bytes aad = rng_.bytes(13), pt = rng_.bytes(len), ct;
+      uint8_t tag[16];
+      reference(aad, pt, ct, tag);
+      g_park_calls = 0;
+      g_park_bytes = 0;
+      for (int dir = 0; dir < 2; ++dir) {
+        chapoly_stream st;
+        ASSERT_EQ(stream_init_with(copy, &st, key_, nonce_), CHAPOLY_OK);
+        ASSERT_EQ(chapoly_stream_aad(&st, aad.data(), aad.size()), CHAPOLY_OK);
+        Bytes out(len);
+        const Bytes &in = dir == 0 ? pt : ct;
+        for (size_t at = 0; at < len; at += 16) {
+          const size_t n = std::min<size_t>(16, len - at);
+          ASSERT_EQ((dir == 0 ? chapoly_stream_encrypt : chapoly_stream_decrypt)(&st, out.data() + at, in.data() + at, n),
+                    CHAPOLY_OK);
+        }
+        if (dir == 0) {
+          uint8_t got[16];
+          ASSERT_EQ(chapoly_stream_final(&st, got), CHAPOLY_OK);
+          EXPECT_TRUE(out == ct) << "len " << len << ": ciphertext differs from the oracle";
+          EXPECT_EQ(to_hex(got, 16), to_hex(tag, 16)) << "len " << len;
+        } else {
+          EXPECT_EQ(chapoly_stream_verify(&st, tag), CHAPOLY_OK) << "len " << len;
+          EXPECT_TRUE(out == pt) << "len " << len << ": plaintext differs";
+        }
+      }
+      const size_t batches = (len - 64 + 64 * p - 1) / (64 * p);
+      EXPECT_EQ(g_park_calls, static_cast<int>(2 * batches)) << "len " << len;
+      EXPECT_EQ(g_park_bytes, 2 * batches * 64 * p) << "len " << len;
+      if (HasFailure()) return;
+    }
+  }
+  if (!any) GTEST_SKIP() << b().name << ": its streaming family parks one keystream block at a time";
 }
 
 #if defined(__x86_64__)
@@ -524,6 +594,9 @@ TEST_P(Stream, RefusesTheCallThatWouldWrapTheBlockCounter) {
       {1, {64}},      {1, {5, 59}},        {1, {63, 1}},           {1, {0, 64, 0}},
       {2, {128}},     {2, {1, 127}},       {2, {64, 64}},          {2, {70, 58}},
       {9, {576}},     {9, {13, 512, 51}},  {17, {1088}},           {17, {64 * 16 + 3, 61}},
+      // A second parked keystream batch (STREAM_PARK) that the end of the counter cuts to 2, 3
+      // and 4 blocks (the last ending at block 2^32 - 1).
+      {3, {5, 60, 5, 122}}, {4, {5, 60, 5, 186}}, {5, {5, 60, 5, 250}},
   };
   for (const Case &c : cases) {
     const uint32_t start = static_cast<uint32_t>((uint64_t{1} << 32) - c.k);

@@ -107,7 +107,8 @@ else()
     string(APPEND CHAPOLY_EMU_TABLES
            "const chapoly::internal::StreamKernels ks_${_kname}_emu = fused_stream(\"portable+${_bname}\",\n"
            "    chapoly_k_${_kname}_emu_seal_update, chapoly_k_${_kname}_emu_open_update,\n"
-           "    chapoly_k_${_kname}_emu_stream_keys, ${_lanes}, emu_runs_anywhere, scrub_emu);\n"
+           "    chapoly_k_${_kname}_emu_stream_keys, ${_lanes}, chapoly_k_${_kname}_emu_chacha20,\n"
+           "    emu_runs_anywhere, scrub_emu);\n"
            "const EmuBackend k_${_kname}_emu = {{\"${_bname}\", chapoly_k_${_kname}_emu_seal, "
            "chapoly_k_${_kname}_emu_open,\n    chapoly_k_${_kname}_emu_poly1305, "
            "chapoly_k_${_kname}_emu_chacha20, emu_runs_anywhere, scrub_emu, &ks_${_kname}_emu}, \"${_native}\"};\n")

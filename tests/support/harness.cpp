@@ -24,7 +24,8 @@ std::vector<const Backend *> all_backends() {
 chapoly::internal::StreamKernels fused_stream(const char *family, chapoly::internal::TextUpdateFn seal_update,
                                               chapoly::internal::TextUpdateFn open_update,
                                               chapoly::internal::StreamKeysFn keys, unsigned key_lanes,
-                                              const char *(*missing)(), void (*scrub)()) {
+                                              chapoly::internal::ChaCha20Fn chacha20, const char *(*missing)(),
+                                              void (*scrub)()) {
   chapoly::internal::StreamKernels k = chapoly::internal::portable_stream_kernels();
   k.family = family;
   k.missing = missing;
@@ -34,6 +35,8 @@ chapoly::internal::StreamKernels fused_stream(const char *family, chapoly::inter
   k.bulk_min = 64;
   k.bulk_keys = keys;
   k.key_lanes = key_lanes;
+  k.park_chacha20 = chacha20;
+  k.park_blocks = chapoly::internal::kStreamParkBlocks;
   return k;
 }
 

@@ -47,12 +47,15 @@ const Backend *emu_native_counterpart(const Backend &emu);
 // key-power state of `keys`, whose layout has `key_lanes` lanes) take every run of whole 64-byte
 // chunks (bulk_min 64: more runs than the shipped avx512 backend gives its own, which the registry
 // starts at STREAM_BULK_MIN or STREAM_SHORT's limit); the AAD, the length block and the Poly1305
-// finish go through the portable entries (runtime/src/portable/stream.cpp, same state layout).
-// `family` names it (stream_family), `missing` and `scrub` are the build's own.
+// finish go through the portable entries (runtime/src/portable/stream.cpp, same state layout);
+// keystream blocks parked after a message's first are made four at a time through `chacha20`
+// (the build's own, as the shipped avx512 family's STREAM_PARK 4). `family` names it
+// (stream_family), `missing` and `scrub` are the build's own.
 chapoly::internal::StreamKernels fused_stream(const char *family, chapoly::internal::TextUpdateFn seal_update,
                                               chapoly::internal::TextUpdateFn open_update,
                                               chapoly::internal::StreamKeysFn keys, unsigned key_lanes,
-                                              const char *(*missing)(), void (*scrub)());
+                                              chapoly::internal::ChaCha20Fn chacha20, const char *(*missing)(),
+                                              void (*scrub)());
 // backend_param_name makes a gtest parameter name from a backend's name.
 std::string backend_param_name(const testing::TestParamInfo<const Backend *> &info);
 
