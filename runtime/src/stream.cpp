@@ -70,13 +70,25 @@ void absorb_bytes(State &s, const uint8_t *p, size_t n) {
   s.pbuf_len = static_cast<uint32_t>(n - whole);
 }
 
-// out = in XOR ks for n < 64 bytes, the ciphertext absorbed: open absorbs `in` before it is
-// overwritten (in == out allowed), seal absorbs `out` after.
+// out = in XOR ks for n bytes of parked keystream (at most 64 * kStreamParkBlocks), the
+// ciphertext absorbed: open absorbs `in` before it is overwritten (in == out allowed: each 8-byte
+// word is read before it is written), seal absorbs `out` after.
 void xor_span(State &s, bool seal, uint8_t *out, const uint8_t *in, const uint8_t *ks, size_t n) {
   if (!seal) absorb_bytes(s, in, n);
-  for (size_t i = 0; i < n; ++i) out[i] = static_cast<uint8_t>(in[i] ^ ks[i]);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t a, k;
+    memcpy(&a, in + i, 8);
+    memcpy(&k, ks + i, 8);
+    a ^= k;
+    memcpy(out + i, &a, 8);
+  }
+  for (; i < n; ++i) out[i] = static_cast<uint8_t>(in[i] ^ ks[i]);
   if (seal) absorb_bytes(s, out, n);
 }
+
+// The input of the keystream entries (out = in XOR keystream) when they park keystream: zeros.
+constexpr uint8_t kZeros[64 * kStreamParkBlocks] = {};
 
 // Zero padding to 16 bytes (RFC 8439 2.8) of the AAD or the ciphertext absorbed so far.
 void pad16(State &s) {
@@ -165,8 +177,7 @@ int text(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len, bool s
       if (n > left) n = left;
     }
     const size_t bytes = static_cast<size_t>(64 * n);
-    memset(s.ks, 0, bytes);
-    (n > 1 ? s.k->park_chacha20 : s.k->chacha20 != nullptr ? s.k->chacha20 : s.b->chacha20)(s.ks, s.ks, bytes, s.nonce,
+    (n > 1 ? s.k->park_chacha20 : s.k->chacha20 != nullptr ? s.k->chacha20 : s.b->chacha20)(s.ks, kZeros, bytes, s.nonce,
                                                                                           s.key, s.counter);
     s.counter += static_cast<uint32_t>(n);
     const size_t use = len < bytes ? len : bytes;
