@@ -111,6 +111,49 @@ class Stream : public BackendTest {
     ASSERT_EQ(to_hex(mine_tag, 16), to_hex(tag, 16)) << b().name << ": one-shot tag differs from the oracle";
   }
 
+  // The streaming family this backend's streams use with the short kernels off (mode 0) or forced
+  // on (1), the setting made here (ShortKernelsReset restores it).
+  const chapoly::internal::StreamKernels *family_in_mode(int mode) {
+    chapoly::internal::set_short_kernels_for_testing(mode);
+    return mode == 1 && b().stream_short != nullptr ? b().stream_short : b().stream;
+  }
+  // A copy of the backend whose streams use `k` (wrapped entries).
+  Backend streaming_through(const chapoly::internal::StreamKernels &k) {
+    Backend copy = b();
+    copy.stream = &k;
+    copy.stream_short = nullptr;
+    return copy;
+  }
+
+  // Seals and opens (aad, pt) through `via` (a copy of the backend with wrapped entries) in text
+  // calls of the lengths `calls`; checks against the oracle's `want_ct` and `want_tag`.
+  void stream_through(const Backend &via, const Bytes &aad, const Bytes &pt, const Bytes &want_ct,
+                      const uint8_t want_tag[16], const std::vector<size_t> &calls, const std::string &what) {
+    for (int dir = 0; dir < 2; ++dir) {
+      chapoly_stream st;
+      ASSERT_EQ(stream_init_with(via, &st, key_, nonce_), CHAPOLY_OK);
+      ASSERT_EQ(chapoly_stream_aad(&st, aad.data(), aad.size()), CHAPOLY_OK);
+      Bytes out(pt.size());
+      const Bytes &in = dir == 0 ? pt : want_ct;
+      size_t at = 0;
+      for (size_t c : calls) {
+        ASSERT_EQ((dir == 0 ? chapoly_stream_encrypt : chapoly_stream_decrypt)(&st, out.data() + at, in.data() + at, c),
+                  CHAPOLY_OK) << what << " at " << at;
+        at += c;
+      }
+      ASSERT_EQ(at, pt.size());
+      if (dir == 0) {
+        uint8_t got[16];
+        ASSERT_EQ(chapoly_stream_final(&st, got), CHAPOLY_OK);
+        EXPECT_TRUE(out == want_ct) << what << ": ciphertext differs from the oracle";
+        EXPECT_EQ(to_hex(got, 16), to_hex(want_tag, 16)) << what;
+      } else {
+        EXPECT_EQ(chapoly_stream_verify(&st, want_tag), CHAPOLY_OK) << what;
+        EXPECT_TRUE(out == pt) << what << ": plaintext differs";
+      }
+    }
+  }
+
   Rng rng_{0x57ea0001};
   uint8_t key_[32], nonce_[12];
 };
@@ -193,9 +236,7 @@ TEST_P(Stream, RoutesWholeChunkRunsToTheBulkEntries) {
   ShortKernelsReset reset;
   bool any = false;
   for (int mode : {0, 1}) {
-    chapoly::internal::set_short_kernels_for_testing(mode);
-    const chapoly::internal::StreamKernels *real =
-        mode == 1 && b().stream_short != nullptr ? b().stream_short : b().stream;
+    const chapoly::internal::StreamKernels *real = family_in_mode(mode);
     if (real == nullptr || real->seal_bulk == nullptr || real->missing() != nullptr) continue;
     any = true;
     SCOPED_TRACE(real->family);
@@ -206,9 +247,7 @@ TEST_P(Stream, RoutesWholeChunkRunsToTheBulkEntries) {
     wrapped.open_bulk = routed_open_bulk;
     if (real->bulk_keys != nullptr) wrapped.bulk_keys = routed_keys;
     wrapped.park_chacha20 = nullptr;  // one parked block at a time: the runs below are as planned
-    Backend copy = b();
-    copy.stream = &wrapped;
-    copy.stream_short = nullptr;
+    const Backend copy = streaming_through(wrapped);
     const size_t min = (real->bulk_min + 63) / 64 * 64;  // the shortest run of whole chunks it takes
     std::vector<size_t> runs;
     if (min >= 128) runs.push_back(min - 64);  // below bulk_min
@@ -232,29 +271,7 @@ TEST_P(Stream, RoutesWholeChunkRunsToTheBulkEntries) {
       reference(aad, pt, ct, tag);
       g_routed = Routed{};
       g_routed.real = real;
-      chapoly_stream st;
-      // check() streams through b(); this test streams through the wrapped copy itself.
-      for (int dir = 0; dir < 2; ++dir) {
-        ASSERT_EQ(stream_init_with(copy, &st, key_, nonce_), CHAPOLY_OK);
-        ASSERT_EQ(chapoly_stream_aad(&st, aad.data(), aad.size()), CHAPOLY_OK);
-        Bytes out(len);
-        const Bytes &in = dir == 0 ? pt : ct;
-        size_t at = 0;
-        for (size_t c : calls) {
-          auto call = dir == 0 ? chapoly_stream_encrypt : chapoly_stream_decrypt;
-          ASSERT_EQ(call(&st, out.data() + at, in.data() + at, c), CHAPOLY_OK);
-          at += c;
-        }
-        if (dir == 0) {
-          uint8_t got[16];
-          ASSERT_EQ(chapoly_stream_final(&st, got), CHAPOLY_OK);
-          EXPECT_TRUE(out == ct) << "extra " << extra << ": ciphertext differs from the oracle";
-          EXPECT_EQ(to_hex(got, 16), to_hex(tag, 16)) << "extra " << extra;
-        } else {
-          EXPECT_EQ(chapoly_stream_verify(&st, tag), CHAPOLY_OK) << "extra " << extra;
-          EXPECT_TRUE(out == pt) << "extra " << extra << ": plaintext differs";
-        }
-      }
+      stream_through(copy, aad, pt, ct, tag, calls, "extra " + std::to_string(extra));
       EXPECT_EQ(g_routed.seal_bulk, static_cast<int>(at_or_above)) << "extra " << extra;
       EXPECT_EQ(g_routed.open_bulk, static_cast<int>(at_or_above)) << "extra " << extra;
       EXPECT_EQ(g_routed.bulk_bytes, 2 * above_bytes) << "extra " << extra;
@@ -289,9 +306,7 @@ TEST_P(Stream, ParksLaterKeystreamBlocksInBatches) {
   ShortKernelsReset reset;
   bool any = false;
   for (int mode : {0, 1}) {
-    chapoly::internal::set_short_kernels_for_testing(mode);
-    const chapoly::internal::StreamKernels *real =
-        mode == 1 && b().stream_short != nullptr ? b().stream_short : b().stream;
+    const chapoly::internal::StreamKernels *real = family_in_mode(mode);
     if (real == nullptr || real->park_chacha20 == nullptr || real->park_blocks < 2 || real->missing() != nullptr)
       continue;
     any = true;
@@ -300,36 +315,16 @@ TEST_P(Stream, ParksLaterKeystreamBlocksInBatches) {
     chapoly::internal::StreamKernels wrapped = *real;
     g_park_real = real->park_chacha20;
     wrapped.park_chacha20 = counted_park;
-    Backend copy = b();
-    copy.stream = &wrapped;
-    copy.stream_short = nullptr;
+    const Backend copy = streaming_through(wrapped);
     for (size_t len : {size_t{64 + 64 * 4 * 3 + 16}, size_t{1024}, size_t{1500}}) {
       Bytes aad = rng_.bytes(13), pt = rng_.bytes(len), ct;
       uint8_t tag[16];
       reference(aad, pt, ct, tag);
       g_park_calls = 0;
       g_park_bytes = 0;
-      for (int dir = 0; dir < 2; ++dir) {
-        chapoly_stream st;
-        ASSERT_EQ(stream_init_with(copy, &st, key_, nonce_), CHAPOLY_OK);
-        ASSERT_EQ(chapoly_stream_aad(&st, aad.data(), aad.size()), CHAPOLY_OK);
-        Bytes out(len);
-        const Bytes &in = dir == 0 ? pt : ct;
-        for (size_t at = 0; at < len; at += 16) {
-          const size_t n = std::min<size_t>(16, len - at);
-          ASSERT_EQ((dir == 0 ? chapoly_stream_encrypt : chapoly_stream_decrypt)(&st, out.data() + at, in.data() + at, n),
-                    CHAPOLY_OK);
-        }
-        if (dir == 0) {
-          uint8_t got[16];
-          ASSERT_EQ(chapoly_stream_final(&st, got), CHAPOLY_OK);
-          EXPECT_TRUE(out == ct) << "len " << len << ": ciphertext differs from the oracle";
-          EXPECT_EQ(to_hex(got, 16), to_hex(tag, 16)) << "len " << len;
-        } else {
-          EXPECT_EQ(chapoly_stream_verify(&st, tag), CHAPOLY_OK) << "len " << len;
-          EXPECT_TRUE(out == pt) << "len " << len << ": plaintext differs";
-        }
-      }
+      std::vector<size_t> calls;
+      for (size_t at = 0; at < len; at += 16) calls.push_back(std::min<size_t>(16, len - at));
+      stream_through(copy, aad, pt, ct, tag, calls, "len " + std::to_string(len));
       const size_t batches = (len - 64 + 64 * p - 1) / (64 * p);
       EXPECT_EQ(g_park_calls, static_cast<int>(2 * batches)) << "len " << len;
       EXPECT_EQ(g_park_bytes, 2 * batches * 64 * p) << "len " << len;

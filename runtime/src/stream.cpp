@@ -1,5 +1,6 @@
-// stream.cpp: the streaming C API (chapoly.h, "Streaming AEAD"). The state parks the partial
-// ChaCha20 block (its keystream) and the partial Poly1305 block (its bytes) between calls and
+// stream.cpp: the streaming C API (chapoly.h, "Streaming AEAD"). The state parks keystream (the
+// partial ChaCha20 block, or a batch of up to four blocks: StreamKernels::park_blocks) and the
+// partial Poly1305 block (its bytes) between calls and
 // hands every run of whole 64-byte blocks in between to the streaming kernels of the backend
 // selected at init (emitted/README.md, "Streaming entries"); the AAD's whole 16-byte blocks and
 // the lengths block go through the same family's Poly1305 update entry.

@@ -95,8 +95,8 @@ struct StreamKernels {
   // word at 8 L i + 8 j is limb i (radix 2^44) of r^(L-j) (emitted/README.md, "Streaming
   // entries"); the registry reads it from the family's spec. 0 without bulk_keys.
   unsigned key_lanes = 0;
-  // Optional (registry STREAM_PARK): after a message's first parked keystream block (a text call
-  // that ends inside a block), the later ones are made park_blocks at a time (at most
+  // Optional (registry STREAM_PARK): from a message's second text call on (after any text), the
+  // keystream of runs shorter than bulk_min and of partial blocks is made park_blocks at a time (at most
   // kStreamParkBlocks) through park_chacha20, which makes that many for about the cost of one
   // (avx512's: four blocks in one zmm pass, 252 TSC ticks against 185 for one block in general
   // registers on Zen 5): a message streamed in small calls (`openssl speed`'s 16-byte updates)
