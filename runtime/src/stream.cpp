@@ -127,7 +127,7 @@ int text(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len, bool s
     pad16(s);
     s.phase = want;
   }
-  // 1. The parked keystream, byte by byte (in == out allowed: each byte read first).
+  // 1. The parked keystream (in == out allowed: xor_span reads each word before writing it).
   if (s.ks_used < s.ks_len) {
     size_t n = s.ks_len - s.ks_used < len ? s.ks_len - s.ks_used : len;
     xor_span(s, seal, out, in, s.ks + s.ks_used, n);
