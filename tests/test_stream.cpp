@@ -593,8 +593,8 @@ TEST_P(Stream, RefusesTheCallThatWouldWrapTheBlockCounter) {
       {1, {64}},      {1, {5, 59}},        {1, {63, 1}},           {1, {0, 64, 0}},
       {2, {128}},     {2, {1, 127}},       {2, {64, 64}},          {2, {70, 58}},
       {9, {576}},     {9, {13, 512, 51}},  {17, {1088}},           {17, {64 * 16 + 3, 61}},
-      // A second parked keystream batch (STREAM_PARK) that the end of the counter cuts to 2, 3
-      // and 4 blocks (the last ending at block 2^32 - 1).
+      // Parked keystream batches (STREAM_PARK) that the end of the counter cuts to 1, 2, 3 and
+      // 4 blocks (the last ending at block 2^32 - 1).
       {3, {5, 60, 5, 122}}, {4, {5, 60, 5, 186}}, {5, {5, 60, 5, 250}},
   };
   for (const Case &c : cases) {

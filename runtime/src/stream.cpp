@@ -26,9 +26,8 @@ struct State {
   uint32_t pbuf_len;          // bytes parked in pbuf (< 16)
   uint32_t keys_made;         // 1 once k->bulk_keys has filled keys (at the first bulk run)
   // ks holds ks_len bytes of keystream (whole blocks, the last one block counter - 1), of which
-  // the text used the first ks_used; `streamed` is 1 after the message's first text call (the
-  // later ones take short runs from batches of k->park_blocks blocks).
-  uint32_t ks_len, ks_used, streamed;
+  // the text used the first ks_used.
+  uint32_t ks_len, ks_used;
   uint8_t key[32], otk[32], acc[24], pbuf[16], nonce[12];
   uint8_t ks[64 * kStreamParkBlocks];
   uint8_t keys[kStreamKeyBytes];  // the bulk entries' key-power state (k->bulk_keys), else unused
@@ -44,10 +43,14 @@ bool overlaps(const void *a, size_t alen, const void *b, size_t blen) {
   return x < y ? (y - x) < alen : (x - y) < blen;
 }
 
-// One keystream block for block `counter` with the backend's ChaCha20 entry.
-void keystream_block(const State &s, uint8_t out[64], uint32_t counter) {
-  memset(out, 0, 64);
-  (s.k->chacha20 != nullptr ? s.k->chacha20 : s.b->chacha20)(out, out, 64, s.nonce, s.key, counter);
+// The input of the keystream entries (out = in XOR keystream) when they make keystream: zeros.
+constexpr uint8_t kZeros[64 * kStreamParkBlocks] = {};
+
+// `blocks` keystream blocks (at most kStreamParkBlocks) from block `counter` into out: several
+// through the family's park_chacha20, one through its ChaCha20 entry or the backend's.
+void keystream(const State &s, uint8_t *out, uint32_t blocks, uint32_t counter) {
+  const ChaCha20Fn f = blocks > 1 ? s.k->park_chacha20 : s.k->chacha20 != nullptr ? s.k->chacha20 : s.b->chacha20;
+  f(out, kZeros, size_t{64} * blocks, s.nonce, s.key, counter);
 }
 
 // Poly1305 over bytes, parking a partial block: whole blocks of `p` straight from the caller's
@@ -87,9 +90,6 @@ void xor_span(State &s, bool seal, uint8_t *out, const uint8_t *in, const uint8_
   for (; i < n; ++i) out[i] = static_cast<uint8_t>(in[i] ^ ks[i]);
   if (seal) absorb_bytes(s, out, n);
 }
-
-// The input of the keystream entries (out = in XOR keystream) when they park keystream: zeros.
-constexpr uint8_t kZeros[64 * kStreamParkBlocks] = {};
 
 // Zero padding to 16 bytes (RFC 8439 2.8) of the AAD or the ciphertext absorbed so far.
 void pad16(State &s) {
@@ -137,13 +137,13 @@ int text(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len, bool s
     len -= n;
     s.text_len += n;
   }
-  // A message streamed in pieces (a text call before this one), where the family makes several
+  // A message streamed in pieces (text before this call), where the family makes several
   // keystream blocks for about the cost of one (park_chacha20), takes its keystream for every run
   // shorter than the bulk entries' from parked batches of park_blocks blocks: `openssl speed`'s
   // 16- and 64-byte updates then make a quarter of the ChaCha20 calls.
   const size_t whole = len & ~static_cast<size_t>(63);
   const bool bulk = s.k->seal_bulk != nullptr && whole >= s.k->bulk_min;
-  const bool batch = s.streamed != 0 && s.k->park_chacha20 != nullptr && s.k->park_blocks > 1;
+  const bool batch = s.text_len != 0 && s.k->park_chacha20 != nullptr && s.k->park_blocks > 1;
   // 2. Whole 64-byte blocks through the fused kernels, from block `counter` (with len left, the
   // parked keystream is used up: the text is 64-byte aligned, the Poly1305 buffer empty).
   if (whole != 0 && (bulk || !batch)) {
@@ -178,8 +178,7 @@ int text(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len, bool s
       if (n > left) n = left;
     }
     const size_t bytes = static_cast<size_t>(64 * n);
-    (n > 1 ? s.k->park_chacha20 : s.k->chacha20 != nullptr ? s.k->chacha20 : s.b->chacha20)(s.ks, kZeros, bytes, s.nonce,
-                                                                                          s.key, s.counter);
+    keystream(s, s.ks, static_cast<uint32_t>(n), s.counter);
     s.counter += static_cast<uint32_t>(n);
     const size_t use = len < bytes ? len : bytes;
     xor_span(s, seal, out, in, s.ks, use);
@@ -190,7 +189,6 @@ int text(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len, bool s
     len -= use;
     s.text_len += use;
   }
-  if (s.text_len != 0) s.streamed = 1;
   return CHAPOLY_OK;
 }
 
@@ -223,7 +221,7 @@ int stream_init_with(const Backend &b, void *stp, const uint8_t key[32], const u
   s.k = k != nullptr && k->missing() == nullptr ? k : &portable_stream_kernels();
   memcpy(s.key, key, 32);
   memcpy(s.nonce, nonce, 12);
-  keystream_block(s, s.ks, 0);  // block 0: the one-time key r || s (RFC 8439 2.6)
+  keystream(s, s.ks, 1, 0);  // block 0: the one-time key r || s (RFC 8439 2.6)
   memcpy(s.otk, s.ks, 32);
   secure_wipe(s.ks, 64);
   s.counter = 1;

@@ -80,10 +80,7 @@ else()
   foreach(_k IN LISTS CHAPOLY_KERNELS)
     if(CHAPOLY_KERNEL_${_k}_ISA STREQUAL "x86_64-avx512" AND TARGET chapoly_kernel_${_k})
       list(APPEND _emu_registry ${_k})
-      set(_lanes "${CHAPOLY_KERNEL_${_k}_KEY_LANES}")
-      if(NOT _lanes)
-        chapoly_spec_lanes("${CHAPOLY_KERNEL_${_k}_SPEC}" _lanes)
-      endif()
+      chapoly_spec_lanes("${CHAPOLY_KERNEL_${_k}_SPEC}" _lanes)
       list(APPEND _emu_specs
            "${CHAPOLY_KERNEL_${_k}_BACKEND}-emu|${_k}|${CHAPOLY_KERNEL_${_k}_SRC}|${CHAPOLY_KERNEL_${_k}_BACKEND}|${_lanes}")
     endif()
@@ -104,11 +101,9 @@ else()
     string(APPEND CHAPOLY_EMU_DECLS "CHAPOLY_EMU_KERNEL(${_kname}_emu)\n")
     # Its streaming family: the emulated update entries for every run of whole chunks
     # (fused_stream, support/harness.h), so the streaming kernels run on any CPU too.
+    chapoly_fused_stream_entry(CHAPOLY_EMU_TABLES ${_kname}_emu "portable+${_bname}" ${_kname}_emu ${_lanes}
+                               emu_runs_anywhere scrub_emu)
     string(APPEND CHAPOLY_EMU_TABLES
-           "const chapoly::internal::StreamKernels ks_${_kname}_emu = fused_stream(\"portable+${_bname}\",\n"
-           "    chapoly_k_${_kname}_emu_seal_update, chapoly_k_${_kname}_emu_open_update,\n"
-           "    chapoly_k_${_kname}_emu_stream_keys, ${_lanes}, chapoly_k_${_kname}_emu_chacha20,\n"
-           "    emu_runs_anywhere, scrub_emu);\n"
            "const EmuBackend k_${_kname}_emu = {{\"${_bname}\", chapoly_k_${_kname}_emu_seal, "
            "chapoly_k_${_kname}_emu_open,\n    chapoly_k_${_kname}_emu_poly1305, "
            "chapoly_k_${_kname}_emu_chacha20, emu_runs_anywhere, scrub_emu, &ks_${_kname}_emu}, \"${_native}\"};\n")
