@@ -2253,25 +2253,30 @@ void chapoly_k_avx2_mul64_poly1305(uint8_t tag[16], const uint8_t *msg, size_t l
 // starting at block `counter`. Requires counter + ceil(len / 64) <= 2^32. out may equal in.
 // chapoly-contract: {"role":"chacha20.xor","spec":"spec/avx2_mul64.toml:25"}
 void chapoly_k_avx2_mul64_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_t nonce[12], const uint8_t key[32], uint32_t counter) {
-  uint8_t ks[64];
+  uint8_t ks[512];
   size_t off = 0;
   while ((len - off) >= 512) {
     chacha20_xor8(out + off, in + off, key, nonce, counter);
     off = off + 512;
     counter = counter + 8;
   }
-  while ((len - off) >= 64) {
-    chacha20_block(ks, key, nonce, counter);
-    for (size_t i = 0; i < 8; ++i) {
+  // The last len % 512 bytes: one block in general-purpose registers (up to 64 bytes), else one
+  // pass of four (up to 256 bytes) or eight blocks in ymm rows, xored in by words and bytes.
+  if (off < len) {
+    if (256 < (len - off)) {
+      chacha20_lanes8(ks, key, nonce, counter);
+    } else {
+      if (64 < (len - off)) {
+        chacha20_lanes4(ks, key, nonce, counter);
+      } else {
+        chacha20_block(ks, key, nonce, counter);
+      }
+    }
+    for (size_t i = 0; i < (len - off) >> 3; ++i) {
       store64_le(out + off + i * 8, load64_le(in + off + i * 8) ^ load64_le(ks + i * 8));
     }
-    off = off + 64;
-    counter = counter + 1;
-  }
-  if (off < len) {
-    chacha20_block(ks, key, nonce, counter);
-    for (size_t i = 0; i < len - off; ++i) {
-      out[off + i] = (uint8_t)((uint32_t)in[off + i] ^ (uint32_t)ks[i]);
+    for (size_t i = len - off - ((len - off) & 7); i < len - off; ++i) {
+      (out + off)[i] = (uint8_t)((uint32_t)(in + off)[i] ^ (uint32_t)ks[i]);
     }
   }
 }
