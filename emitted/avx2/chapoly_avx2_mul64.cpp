@@ -825,8 +825,14 @@ static inline void chacha20_xor8(uint8_t *out, const uint8_t *in, const uint8_t 
 // word k of all eight blocks. out[0..512) = in[0..512) XOR their keystream.
 // Stitched: also h = Poly1305 blocks mac[0..512) absorbed into h (32 poly1305_block steps,
 // 3 per double round), so the multiplies run beside the vector rounds. mac may equal in.
-// chapoly-contract: {"role":"chacha20.block","blocks":8,"xor":true,"out":"out","in":"in","key":"key","nonce":"nonce","counter":"counter","spec":"spec/avx2_mul64.toml:25","mac":{"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"mac","block_bytes":512,"pad":1,"interleave":3,"spec":"spec/avx2_mul64.toml:34"}}
-static inline void chacha20_xor8_mac(uint8_t *out, const uint8_t *in, const uint8_t key[32], const uint8_t nonce[12], uint32_t counter, uint64_t &h0, uint64_t &h1, uint64_t &h2, uint64_t r0, uint64_t r1, uint64_t s1, const uint8_t *mac) {
+// chapoly-contract: {"role":"chacha20.block","blocks":8,"xor":true,"out":"out","in":"in","key":"key","nonce":"nonce","counter":"counter","spec":"spec/avx2_mul64.toml:25","mac":{"role":"poly1305.blocks","acc":["acc0","acc1","acc2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"mac","block_bytes":512,"pad":1,"interleave":3,"spec":"spec/avx2_mul64.toml:34"}}
+static inline void chacha20_xor8_mac(uint8_t *out, const uint8_t *in, const uint8_t key[32], const uint8_t nonce[12], uint32_t counter, uint64_t &acc0, uint64_t &acc1, uint64_t &acc2, uint64_t r0, uint64_t r1, uint64_t s1, const uint8_t *mac) {
+  // h in locals, copied back at the end: through the references the compiler keeps h in memory
+  // (out may alias it), a store and a load in every block step's dependency chain (docs/benchmarks.md,
+  // "The avx2 kernels": 6-9% of the 16 KiB seal and open on a Zen 3).
+  uint64_t h0 = acc0;
+  uint64_t h1 = acc1;
+  uint64_t h2 = acc2;
   // Byte shuffles that rotate every 32-bit word left by 16 and by 8.
   __m256i rot16 = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
   __m256i rot8 = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
@@ -1955,6 +1961,9 @@ static inline void chacha20_xor8_mac(uint8_t *out, const uint8_t *in, const uint
   _mm256_storeu_si256((__m256i *)(out + 352), _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(in + 352)), _mm256_permute2x128_si256(u1_1, u1_5, 49)));
   _mm256_storeu_si256((__m256i *)(out + 416), _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(in + 416)), _mm256_permute2x128_si256(u1_2, u1_6, 49)));
   _mm256_storeu_si256((__m256i *)(out + 480), _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(in + 480)), _mm256_permute2x128_si256(u1_3, u1_7, 49)));
+  acc0 = h0;
+  acc1 = h1;
+  acc2 = h2;
 }
 
 // spec: spec/avx2_mul64.toml:21 target.isa
