@@ -6,7 +6,8 @@ markers of the section `scenario` names.
 
 Usage: scripts/provider-speed.py [--build build] [--cpu N] [--seconds 1] [--reps 3]
                                  [--scenario native|avx2|noifma] [--no-write]
-  native: chapoly's automatic backend vs the default provider as it is on this CPU.
+  native: chapoly's automatic backend vs the default provider as it is on this CPU (written to
+          the section `native`, or `native-<backend>` where the automatic backend is not avx512).
   noifma: chapoly's automatic backend vs the default provider with AVX512IFMA cleared
           (OPENSSL_ia32cap=":~0x200000", the default provider's run only): how the reference
           fused design measured itself (against the same OpenSSL with IFMA cleared).
@@ -30,14 +31,31 @@ NOIFMA_MASK = ":~0x200000"  # CPUID.(EAX=7,ECX=0):EBX[21], AVX512IFMA
 
 
 def cpu_name():
+    """The model name with its family and model numbers (a VM's "AMD EPYC" alone names no core)."""
+    info = {}
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
+                if ":" in line:
+                    k, v = (x.strip() for x in line.split(":", 1))
+                    info.setdefault(k, v)
     except OSError:
         pass
-    return platform.processor() or "unknown CPU"
+    name = info.get("model name") or platform.processor() or "unknown CPU"
+    if "cpu family" in info and "model" in info:
+        name += f" (family {info['cpu family']}, model {info['model']})"
+    return name
+
+
+def automatic_backend(build):
+    """The backend libchapoly picks on this CPU, from `chapoly info` ("backend:  avx2 (chosen by CPU)")."""
+    tool = os.path.join(build, "runtime", "tools", "chapoly")
+    try:
+        p = subprocess.run([tool, "info"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, timeout=60)
+    except OSError:
+        return None
+    m = re.search(r"^backend:\s+(\S+)", p.stdout, re.M)
+    return m.group(1) if m else None
 
 
 def run_speed(openssl, cpu, seconds, provider_dir, decrypt, env):
@@ -95,7 +113,8 @@ def main():
 
     med = {k: [statistics.median(run[i] for run in v) for i in range(len(SIZES))] for k, v in res.items()}
     ver = subprocess.run([a.openssl, "version"], stdout=subprocess.PIPE, text=True).stdout.strip()
-    label = {"native": "chapoly's automatic backend (avx512 on this CPU) vs the default provider",
+    auto = automatic_backend(build) if a.scenario != "avx2" else "avx2"
+    label = {"native": f"chapoly's automatic backend ({auto or 'unknown'} on this CPU) vs the default provider",
              "avx2": "\"AVX2 CPU\": CHAPOLY_BACKEND=avx2 vs the default provider, both with "
                      f"OPENSSL_ia32cap=\"{AVX2_MASK}\" (AVX-512 cleared)",
              "noifma": "chapoly's automatic backend vs the default provider with "
@@ -113,7 +132,10 @@ def main():
     if a.no_write:
         return 0
     doc = os.path.join(ROOT, "docs", "benchmarks.md")
-    begin, end = f"<!-- provider-speed:{a.scenario}:begin -->", f"<!-- provider-speed:{a.scenario}:end -->"
+    # The native table of a CPU whose automatic backend is not avx512 (a CPU without AVX-512) has
+    # its own section, so that one CPU's run does not replace the other's.
+    section = a.scenario if a.scenario != "native" or auto == "avx512" else f"native-{auto}"
+    begin, end = f"<!-- provider-speed:{section}:begin -->", f"<!-- provider-speed:{section}:end -->"
     with open(doc) as f:
         text = f.read()
     block = f"{begin}\n{table}\n{end}"
@@ -123,7 +145,7 @@ def main():
         text = text.rstrip("\n") + "\n\n" + block + "\n"
     with open(doc, "w") as f:
         f.write(text)
-    print(f"provider-speed: wrote the {a.scenario} table into docs/benchmarks.md", file=sys.stderr)
+    print(f"provider-speed: wrote the {section} table into docs/benchmarks.md", file=sys.stderr)
     return 0
 
 
