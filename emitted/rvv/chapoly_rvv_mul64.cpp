@@ -532,8 +532,8 @@ static inline size_t chacha20_xorv(uint8_t *out, const uint8_t *in, size_t nbloc
 // Requires counter + vl <= 2^32.
 // Stitched: also h = Poly1305 of the nmac 16-byte blocks at mac absorbed into h (mul64 block
 // steps on the scalar pipes, floor(nmac / 10) inside each double round, the rest after), nmac <= 128. mac may equal in.
-// chapoly-contract: {"role":"chacha20.block","blocks":"vl","xor":true,"out":"out","in":"in","key":"key","nonce":"nonce","counter":"counter","spec":"spec/rvv_mul64.toml:24","mac":{"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"mac","blocks":"nmac","pad":1,"interleave":1,"spec":"spec/rvv_mul64.toml:33"}}
-static inline size_t chacha20_xorv_mac(uint8_t *out, const uint8_t *in, size_t nblocks, const uint8_t key[32], const uint8_t nonce[12], uint32_t counter, uint64_t &h0, uint64_t &h1, uint64_t &h2, uint64_t r0, uint64_t r1, uint64_t s1, const uint8_t *mac, size_t nmac) {
+// chapoly-contract: {"role":"chacha20.block","blocks":"vl","xor":true,"out":"out","in":"in","key":"key","nonce":"nonce","counter":"counter","spec":"spec/rvv_mul64.toml:24","mac":{"role":"poly1305.blocks","acc":["acc0","acc1","acc2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"mac","blocks":"nmac","pad":1,"interleave":1,"spec":"spec/rvv_mul64.toml:33"}}
+static inline size_t chacha20_xorv_mac(uint8_t *out, const uint8_t *in, size_t nblocks, const uint8_t key[32], const uint8_t nonce[12], uint32_t counter, uint64_t &acc0, uint64_t &acc1, uint64_t &acc2, uint64_t r0, uint64_t r1, uint64_t s1, const uint8_t *mac, size_t nmac) {
   // spec: spec/rvv_mul64.toml:24 chacha20.lmul
   // The vector unit's share of the blocks: vl <= min(nblocks, 32) (the keystream buffer), all
   // lanes below vl active.
@@ -548,6 +548,11 @@ static inline size_t chacha20_xorv_mac(uint8_t *out, const uint8_t *in, size_t n
   if (128 < nmac) {
     nmac = 128;
   }
+  // h in locals, copied back before the return: through the references the compiler keeps h in
+  // memory (out may alias it), a store and a load in every block step's dependency chain.
+  uint64_t h0 = acc0;
+  uint64_t h1 = acc1;
+  uint64_t h2 = acc2;
   // spec: spec/rvv_mul64.toml:24 chacha20.lmul
   // Input state, word k of every block in x<k>; lane b of x12 is counter + b.
   uint32_t k0 = load32_le(key + 0);
@@ -769,6 +774,9 @@ static inline size_t chacha20_xorv_mac(uint8_t *out, const uint8_t *in, size_t n
       o = o + vl8;
     }
   }
+  acc0 = h0;
+  acc1 = h1;
+  acc2 = h2;
   return vl;
 }
 

@@ -711,6 +711,10 @@ class LaneEval {
     z3::expr a, b, e;
     std::string region;
     SrcLoc loc;
+    // The loop's accumulator limbs (its contract's acc, low first) as the loop found them and as it
+    // left them (fresh constants: the Horner result its block-step obligation proves): the helper's
+    // accumulator must run through the loops in order, entry -> first loop -> ... -> exit.
+    std::vector<z3::expr> hin, hout;
   };
   std::vector<Segment> segments;
   std::string recordRegion;
@@ -852,7 +856,12 @@ class LaneEval {
       std::set<int> out, decl;
       bool st = false;
       assigned(s, out, decl, st);
-      if (segMode) segment(s, ct);
+      if (segMode) {
+        std::vector<z3::expr> hin;
+        for (const auto &a : ct.acc) hin.push_back(asInt(slot(varNamed(a, s.loc), s.loc), 64, s.loc));
+        segment(s, ct);
+        segments.back().hin = std::move(hin);
+      }
       if (st) fail(s.loc, "the Poly1305 loop stores to memory or runs vector code: it is not independent of the keystream");
       // Its message may be the text this helper writes (an in-place open MACs its ciphertext at
       // any offset of the buffer): every MAC read comes before the first store into out.
@@ -868,6 +877,8 @@ class LaneEval {
       }
       for (int v : out)  // the accumulator: unknown afterwards (the keystream never reads it)
         if (!decl.count(v) && env.count(v)) env[v] = intV(c.bv_const(("h#" + std::to_string(fresh++)).c_str(), F.vars[(size_t)v].ty.bits), F.vars[(size_t)v].ty.bits);
+      if (segMode)
+        for (const auto &a : ct.acc) segments.back().hout.push_back(asInt(slot(varNamed(a, s.loc), s.loc), 64, s.loc));
       return;
     }
     if (s.kind == Stmt::For) {
@@ -1566,13 +1577,31 @@ bool proveMacSegments(const File &f, const Function &g, std::string &cex, std::s
     ok = false;
     cex = g.name + ": the mac contract names no msg or blocks parameter";
   }
+  // The helper's accumulator limbs (the mac contract's acc): the object after "mac": by brace count.
+  Contract macCt;
+  {
+    size_t open = mp == std::string::npos ? std::string::npos : g.contract.find('{', mp + 5);
+    size_t close = open;
+    for (int depth = 0; close != std::string::npos && close < g.contract.size(); ++close) {
+      depth += g.contract[close] == '{' ? 1 : g.contract[close] == '}' ? -1 : 0;
+      if (depth == 0) break;
+    }
+    std::string err;
+    if (ok && (open == std::string::npos || close >= g.contract.size() ||
+               !parseContract(g.contract.substr(open, close - open + 1), g.contractLoc, macCt, err) || macCt.acc.empty())) {
+      ok = false;
+      cex = g.name + ": the mac contract names no accumulator (acc)" + (err.empty() ? "" : ": " + err);
+    }
+  }
   std::vector<bool> choices;
   for (int guard = 0; ok && guard < 64; ++guard) {
     z3::context c;
     LaneEval ev(f, c, g, false, "", "", choices);
     ev.segMode = true;
+    std::vector<z3::expr> accIn;
     try {
       ev.bindParams();
+      for (const auto &a : macCt.acc) accIn.push_back(ev.asInt(ev.slot(ev.varNamed(a, g.loc), g.loc), 64, g.loc));
       ev.exec(*g.body);
     } catch (Stop &) {
       ok = false;
@@ -1610,6 +1639,35 @@ bool proveMacSegments(const File &f, const Function &g, std::string &cex, std::s
       total = total + (sg.b - sg.a);
     }
     if (ok) ok = holds(total == n, "the Poly1305 loops of " + g.name + " do not absorb exactly " + nP + " blocks");
+    // The accumulator runs through the loops in order: the first takes the helper's entry value,
+    // each next one what the one before left, and the helper returns what the last one left (a
+    // statement that changes it between or after the loops, or a copy-back of the wrong limb, fails).
+    for (size_t j = 0; ok && j <= ev.segments.size(); ++j) {
+      const std::vector<z3::expr> &want = j == 0 ? accIn : ev.segments[j - 1].hout;
+      std::vector<z3::expr> got;
+      std::string where;
+      if (j < ev.segments.size()) {
+        got = ev.segments[j].hin;
+        where = "the Poly1305 loop at line " + std::to_string(ev.segments[j].loc.line) + " does not start from " +
+                (j == 0 ? "the accumulator " + g.name + " was called with" : "what the loop before it left");
+      } else {
+        try {
+          for (const auto &a : macCt.acc) got.push_back(ev.asInt(ev.slot(ev.varNamed(a, g.loc), g.loc), 64, g.loc));
+        } catch (Stop &) {
+          ok = false;
+          cex = "cannot evaluate " + g.name + "'s accumulator at its return: " + ev.err;
+          break;
+        }
+        where = g.name + " does not return the accumulator its last Poly1305 loop left";
+      }
+      if (got.size() != want.size()) {
+        ok = false;
+        cex = where + " (its limbs differ in number)";
+        break;
+      }
+      for (size_t i = 0; ok && i < got.size(); ++i)
+        ok = holds(got[i] == want[i], where + " (limb " + std::to_string(i) + ")");
+    }
     segs = (unsigned)ev.segments.size();
     if (!ok) break;
     std::vector<bool> cur = ev.choices;

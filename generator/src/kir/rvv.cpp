@@ -69,7 +69,7 @@ Function chacha20_xorv(const Spec &s, const Mul64 &d, bool mac) {
   f.params = {{kOut, "out"}, {kIn, "in"}, {kSize, "nblocks"}, {Type::array(K::U8, 32, true), "key"},
               {Type::array(K::U8, 12, true), "nonce"}, {kU32, "counter"}};
   if (mac) {
-    for (const char *h : {"h0", "h1", "h2"}) f.params.push_back({kRef64, h});
+    for (const char *h : {"acc0", "acc1", "acc2"}) f.params.push_back({kRef64, h});
     for (const char *r : {"r0", "r1", "s1"}) f.params.push_back({kU64, r});
     f.params.push_back({kIn, "mac"});
     f.params.push_back({kSize, "nmac"});
@@ -88,7 +88,7 @@ Function chacha20_xorv(const Spec &s, const Mul64 &d, bool mac) {
                               {"in", "in"}, {"key", "key"}, {"nonce", "nonce"}, {"counter", "counter"},
                               {"spec", parts::spec_ref(s, kLmul)}};
   if (mac)
-    c["mac"] = {{"role", "poly1305.blocks"}, {"acc", {"h0", "h1", "h2"}}, {"key", {"r0", "r1"}},
+    c["mac"] = {{"role", "poly1305.blocks"}, {"acc", {"acc0", "acc1", "acc2"}}, {"key", {"r0", "r1"}},
                 {"derived", {{"s1", "r1 + (r1 >> 2)"}}}, {"msg", "mac"}, {"blocks", "nmac"}, {"pad", 1},
                 {"interleave", s.interleave}, {"spec", parts::spec_ref(s, kInterleave)}};
   f.contract = c.dump();
@@ -104,6 +104,10 @@ Function chacha20_xorv(const Spec &s, const Mul64 &d, bool mac) {
                                     4 * kMaxBlocks),
                         kInterleave));
     b.push_back(if_(op("lt", {sz(4 * kMaxBlocks), v("nmac")}), {assign(v("nmac"), sz(4 * kMaxBlocks))}));
+    b.push_back(comment("h in locals, copied back before the return: through the references the compiler keeps h in\n"
+                        "memory (out may alias it), a store and a load in every block step's dependency chain.",
+                        kInterleave));
+    for (int i = 0; i < 3; ++i) b.push_back(decl(kU64, fmt::format("h{}", i), v(fmt::format("acc{}", i))));
   }
   b.push_back(comment("Input state, word k of every block in x<k>; lane b of x12 is counter + b.", kLmul));
   const auto &sigma = chacha20_sigma();  // "expand 32-byte k"
@@ -173,6 +177,8 @@ Function chacha20_xorv(const Spec &s, const Mul64 &d, bool mac) {
                       "to out. Otherwise (RVV lets a core trap a misaligned 32-bit element access): strided stores\n"
                       "into the aligned keystream buffer ks, then out = in ^ ks in byte vectors.", kLmul));
   b.push_back(if_(op("aligned4x2", {v("in"), v("out")}), std::move(direct), std::move(viabuf), kLmul));
+  if (mac)
+    for (int i = 0; i < 3; ++i) b.push_back(assign(v(fmt::format("acc{}", i)), v(fmt::format("h{}", i))));
   b.push_back(ret(v("vl")));
   lower_rotates(b, false);
   return f;
