@@ -1710,6 +1710,7 @@ class BoundsInterp : public Interp<BoundsInterp, AVal, BoundsFrame> {
         return r;
       }
       case Cls::Arith: return arith(*in, e, ax, args);
+      case Cls::SetVL: break;  // the RVV dialect (rvv.cpp) models vsetvl; here its vl is unknown (top)
     }
     return resultTop(*in, e);
   }
