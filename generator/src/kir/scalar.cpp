@@ -599,6 +599,25 @@ Function aead_entry(const Spec &s, bool seal) {
   return f;
 }
 
+// out[0..m) = in[0..m) XOR ks[0..m) (avx2 tails): whole 64-bit words, then the last m % 8 bytes.
+std::vector<Stmt> xor_words_then_bytes(Expr o, Expr i, Expr k, Expr m) {
+  auto w = [](Expr p) { return at(p, op("mulsz", {v("i"), sz(8)})); };
+  auto byte = [](Expr p) { return op("index", {p, v("i")}); };
+  return std::vector<Stmt>{
+      for_(kSize, "i", sz(0), op("shrsz", {m}, 3),
+           {eval(call("store64_le", {w(o), op("xor64", {load64(w(i)), load64(w(k))})}))}, kBulk),
+      for_(kSize, "i", op("subsz", {m, op("andsz", {m, sz(7)})}), m,
+           {assign(byte(o), cast(K::U8, op("xor32", {cast(K::U32, byte(i)), cast(K::U32, byte(k))})))})};
+}
+
+// The avx2 tail's keystream for rem < 512 bytes from block `counter` into ks: one block in
+// general-purpose registers up to 64 bytes, else one pass of four (up to 256) or eight in ymm rows.
+Stmt tail_keystream(Expr rem, Expr counter) {
+  auto pass = [&](const char *fn) { return std::vector<Stmt>{eval(call(fn, {v("ks"), v("key"), v("nonce"), counter}))}; };
+  return if_(op("lt", {sz(256), rem}), pass("chacha20_lanes8"),
+             {if_(op("lt", {sz(64), rem}), pass("chacha20_lanes4"), pass("chacha20_block"))}, kBulk);
+}
+
 Function aead(const Spec &s, const Mul64 &d, bool seal) {
   const int n = s.gpr_blocks;
   const std::string blockfn = n == 1 ? "chacha20_block" : fmt::format("chacha20_block{}", n);
@@ -645,18 +664,9 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
   const size_t body_start = b.size();
   if (avx2) {
     // out[0..m) = in[0..m) XOR ks[0..m): whole 64-bit words, then bytes.
-    auto xor_stream = [&](Expr o, Expr i, Expr k, Expr m) {
-      auto w = [](Expr p) { return at(p, op("mulsz", {v("i"), sz(8)})); };
-      auto byte = [](Expr p) { return op("index", {p, v("i")}); };
-      return std::vector<Stmt>{
-          for_(kSize, "i", sz(0), op("shrsz", {m}, 3),
-               {eval(call("store64_le", {w(o), op("xor64", {load64(w(i)), load64(w(k))})}))}, kBulk),
-          for_(kSize, "i", op("subsz", {m, op("andsz", {m, sz(7)})}), m,
-               {assign(byte(o), cast(K::U8, op("xor32", {cast(K::U32, byte(i)), cast(K::U32, byte(k))})))})};
-    };
     auto pass = [&](std::vector<Stmt> &into, Expr ksp, Expr m) {
       std::vector<Stmt> tmac = absorb_padded(s, d, "ct_tail", m);
-      std::vector<Stmt> txor = xor_stream(at(v(out), v("off")), at(v(in), v("off")), ksp, m);
+      std::vector<Stmt> txor = xor_words_then_bytes(at(v(out), v("off")), at(v(in), v("off")), ksp, m);
       into.push_back(decl(kIn, "ct_tail", at(v("ct"), v("off"))));
       if (!seal) into.insert(into.end(), tmac.begin(), tmac.end());
       into.insert(into.end(), txor.begin(), txor.end());
@@ -699,9 +709,7 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
       b.push_back(std::move(wloop));
     }
     std::vector<Stmt> tail;
-    auto tks = [&](const char *fn) { return std::vector<Stmt>{eval(call(fn, {v("ks"), v("key"), v("nonce"), v("ctr")}))}; };
-    tail.push_back(if_(op("lt", {sz(256), op("subsz", {v("len"), v("off")})}), tks("chacha20_lanes8"),
-                       {if_(op("lt", {sz(64), op("subsz", {v("len"), v("off")})}), tks("chacha20_lanes4"), tks("chacha20_block"))}, kBulk));
+    tail.push_back(tail_keystream(op("subsz", {v("len"), v("off")}), v("ctr")));
     pass(tail, v("ks"), op("subsz", {v("len"), v("off")}));
     b.push_back(comment("The last len % 512 bytes: one block in general-purpose registers (up to 64 bytes), else one\n"
                         "pass of four (up to 256 bytes) or eight blocks of keystream, xored in by words and bytes;\n"
@@ -819,23 +827,13 @@ Function chacha_oneshot(const Spec &s) {
                        {eval(call("chacha20_xor8", {at(v("out"), v("off")), at(v("in"), v("off")), v("key"), v("nonce"), v("counter")})),
                         assign(v("off"), op("addsz", {v("off"), sz(512)})),
                         assign(v("counter"), op("add32", {v("counter"), u32(8)}))}, kBulk));
-    auto pass = [&](const std::string &fn) { return std::vector<Stmt>{eval(call(fn, {v("ks"), v("key"), v("nonce"), v("counter")}))}; };
     const Expr rem = op("subsz", {v("len"), v("off")});
-    auto word = [](Expr p) { return at(p, op("mulsz", {v("i"), sz(8)})); };
-    auto byte = [](Expr p) { return op("index", {p, v("i")}); };
     b.push_back(comment("The last len % 512 bytes: one block in general-purpose registers (up to 64 bytes), else one\n"
                         "pass of four (up to 256 bytes) or eight blocks in ymm rows, xored in by words and bytes.",
                         kBulk));
-    b.push_back(if_(op("lt", {v("off"), v("len")}),
-                    {if_(op("lt", {sz(256), rem}), pass("chacha20_lanes8"),
-                         {if_(op("lt", {sz(64), rem}), pass("chacha20_lanes4"), pass(blockfn))}, kBulk),
-                     for_(kSize, "i", sz(0), op("shrsz", {rem}, 3),
-                          {eval(call("store64_le", {word(at(v("out"), v("off"))),
-                                                    op("xor64", {load64(word(at(v("in"), v("off")))), load64(word(v("ks")))})}))}),
-                     for_(kSize, "i", op("subsz", {rem, op("andsz", {rem, sz(7)})}), rem,
-                          {assign(byte(at(v("out"), v("off"))),
-                                  cast(K::U8, op("xor32", {cast(K::U32, byte(at(v("in"), v("off")))), cast(K::U32, byte(v("ks")))})))})},
-                    {}, kBulk));
+    std::vector<Stmt> tail{tail_keystream(rem, v("counter"))};
+    for (auto &st : xor_words_then_bytes(at(v("out"), v("off")), at(v("in"), v("off")), v("ks"), rem)) tail.push_back(std::move(st));
+    b.push_back(if_(op("lt", {v("off"), v("len")}), std::move(tail), {}, kBulk));
     return f;
   }
   b.push_back(decl(Type::array(K::U8, 64 * n, false), "ks"));
