@@ -10,7 +10,8 @@ a mask is one `x = and(x, M<bits>)` line, an `and(x, M<bits>)` inside an express
 a scalar `x &= M<bits>;`, or a scalar `x & M<bits>` / `x & 0x...ULL` inside an expression (the
 key and length splits, the clamp, the final reduction): removing it means using x unmasked.
 
-usage: remove_each.py --kernel-file F --verifier V --function FN [--step K] [--prove KERNEL] --work DIR -- FLAGS...
+usage: remove_each.py --kernel-file F --verifier V --function FN [--step K] [--prove KERNEL] [--query-cache DIR]
+                      --work DIR -- FLAGS...
 """
 import argparse
 import os
@@ -97,6 +98,7 @@ def main():
     ap.add_argument("--prove", default="", help="prove only this exported kernel (default: all, as the build gate does)")
     ap.add_argument("--work", required=True)
     ap.add_argument("--step", type=int, default=0, help="only the k-th Poly1305 lane step of the function (1-based)")
+    ap.add_argument("--query-cache", default="", help="chapoly-verify --query-cache DIR (bound answers shared by the mutant runs)")
     ap.add_argument("flags", nargs=argparse.REMAINDER)
     a = ap.parse_args()
     flags = [f for f in a.flags if f != "--"]
@@ -121,6 +123,8 @@ def main():
         with open(path, "w", encoding="utf-8") as f:
             f.write(mutant)
         only = ["--kernel", a.prove] if a.prove else []
+        if a.query_cache:
+            only += ["--query-cache", a.query_cache]
         # --fail-fast: a mutant is rejected at its first failed obligation; the rest is not needed.
         r = subprocess.run([a.verifier, "--quiet", "--fail-fast"] + only + [path, "--"] + flags + inc,
                            capture_output=True, text=True)

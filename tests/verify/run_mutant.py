@@ -5,7 +5,7 @@ names (kind "contract": a contract error, exit status 2, whose message matches t
 `expect`). Rules are regex edits, so they follow regeneration; a rule that no longer matches fails
 loudly instead of passing vacuously.
 
-usage: run_mutant.py --rules FILE --id ID --verifier PATH --source-root DIR --work DIR -- FLAGS...
+usage: run_mutant.py --rules FILE --id ID --verifier PATH --source-root DIR [--query-cache DIR] --work DIR -- FLAGS...
        run_mutant.py --rules FILE --list            (ids, one per line)
 """
 import argparse
@@ -91,6 +91,7 @@ def main():
     ap.add_argument("--verifier")
     ap.add_argument("--source-root")
     ap.add_argument("--work")
+    ap.add_argument("--query-cache", default="", help="chapoly-verify --query-cache DIR (bound answers shared by the mutant runs)")
     a = ap.parse_args(argv)
     rules = load(a.rules)
     if a.list:
@@ -113,6 +114,8 @@ def main():
     cmd = [a.verifier, "--quiet", out, "--", *flags, *rule.get("flags", []), "-I" + os.path.dirname(src)]
     if rule["kernel"]:
         cmd[1:1] = ["--kernel", rule["kernel"]]
+    if a.query_cache:
+        cmd[1:1] = ["--query-cache", a.query_cache]
     # Only the obligations of the kind the rule must fail run (`obligation` overrides; "" runs
     # all): the rule asserts that kind's rejection, and the others' time is CI's tail.
     only = rule.get("obligation", kind if kind != "contract" else "")

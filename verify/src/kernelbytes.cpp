@@ -27,6 +27,7 @@
 #include <regex>
 #include <set>
 
+#include "answers.h"
 #include "contracts.h"
 #include "proofs.h"
 #include "rvv.h"
@@ -638,7 +639,7 @@ class Walker {
     if (neg.is_false()) return true;
     z3::solver s = solverOnPath();
     s.add(neg);
-    const z3::check_result r = s.check();
+    const z3::check_result r = answers::checkCached(s);
     return r == z3::unsat;
   }
   // A solver holding this path's facts (60 s per query).
@@ -719,7 +720,7 @@ class Walker {
       for (size_t i : left) all.push_back(claims[i]);
       z3::solver s = solverOnPath();
       s.add(!z3::mk_and(all));
-      const z3::check_result r = s.check();
+      const z3::check_result r = answers::checkCached(s);
       if (r == z3::unsat) {
         for (size_t i : left) ok[i] = true;
         break;

@@ -27,6 +27,7 @@
 
 #include "bounds.h"
 #include "contracts.h"
+#include "answers.h"
 #include "intrinsics.h"
 #include "ir.h"
 #include "proofs.h"
@@ -243,6 +244,12 @@ int main(int argc, char **argv) {
                  "before (locations, comments and the family part of kernel names aside) with the same flags and verifier "
                  "takes that proof (obligation identical-ir); fully proved kernels are added")
       ->check(CLI::ExistingDirectory);
+  std::string queryCacheDir;
+  app.add_option("--query-cache", queryCacheDir,
+                 "a directory of proved Z3 answers to reuse and add to (the mutant tests, verify/src/answers.h): a "
+                 "query this verifier binary proved before is taken as proved; only proved answers are stored, so a "
+                 "reused one never turns a failure into a proof that Z3 would not give")
+      ->check(CLI::ExistingDirectory);
   try {
     app.parse(split, argv);
   } catch (const CLI::ParseError &e) {
@@ -332,6 +339,14 @@ int main(int argc, char **argv) {
   auto t0 = std::chrono::steady_clock::now();
   cv::Prover prover(timeoutMs);
   std::string selfDigest;  // this binary's digest (the proof cache's keys and the stamp), read when first needed
+  if (!queryCacheDir.empty()) {
+    selfDigest = fileDigest("/proc/self/exe");
+    if (selfDigest.empty() || !cv::answers::load(queryCacheDir, selfDigest)) {
+      std::cerr << "chapoly-verify: error: cannot use --query-cache " << queryCacheDir
+                << " (the directory, or this binary through /proc/self/exe, cannot be read)\n";
+      return 2;
+    }
+  }
   std::vector<cv::KernelResult> results;
   std::map<std::string, std::string> readAll;  // every file the parses read: real path -> digest of the bytes parsed
   for (const auto &path : files) {
@@ -419,6 +434,7 @@ int main(int argc, char **argv) {
   run.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   run.queries = prover.queries();
   run.cacheHits = prover.cacheHits();
+  cv::answers::store();
 
   if (!only.empty()) {
     bool matched = false;

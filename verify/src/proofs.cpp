@@ -8,6 +8,7 @@
 //    for the row layout (4 blocks per zmm, one block per 128-bit lane) and the word-sliced layout
 //    (16 blocks, register xk = word k, one block per 32-bit lane).
 #include "proofs.h"
+#include "answers.h"
 #include "rvv.h"
 #include "poly.h"
 
@@ -39,7 +40,7 @@ Res prove(z3::context &c, const std::vector<z3::expr> &pre, const z3::expr &clai
   s.set(p);
   for (const auto &e : pre) s.add(e);
   s.add(!claim);
-  z3::check_result r = s.check();
+  z3::check_result r = answers::checkCached(s);
   if (r == z3::unsat) return Res::OK;
   if (r == z3::unknown) {
     cex = "solver returned unknown (" + s.reason_unknown() + ")";
@@ -781,7 +782,7 @@ static void proveChachaBlockVec(z3::context &c, SymEval &ev, const Function &fn,
     for (size_t e = 0; e < eqs.size() && r == Res::OK; ++e) {
       s.push();
       s.add(!eqs[e]);
-      z3::check_result cr = s.check();
+      z3::check_result cr = answers::checkCached(s);
       s.pop();
       if (cr == z3::unsat) continue;
       // Not proved (or refuted): the general prover gives the counterexample or the timeout.
@@ -1873,7 +1874,7 @@ static void proveChachaLanesOnce(const File &f, const Function &fn, const std::s
     ++bySolver;
     sv.push();
     sv.add(!eq);
-    const z3::check_result r = sv.check();
+    const z3::check_result r = answers::checkCached(sv);
     sv.pop();
     if (r == z3::unsat) continue;
     std::vector<std::pair<std::string, z3::expr>> shown;

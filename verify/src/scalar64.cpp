@@ -13,6 +13,7 @@
 #include <set>
 #include <tuple>
 
+#include "answers.h"
 #include "contracts.h"
 #include "interp.h"
 #include "rvv.h"
@@ -302,7 +303,7 @@ struct Eval : Interp<Eval, V> {
         more = true;
       }
     }
-    z3::check_result r = sv.check();
+    z3::check_result r = answers::checkCached(sv);
     if (getenv("CHAPOLY_VERIFY_TRACE_SOLVE")) fprintf(stderr, "SOLVE %d\n%s\n", (int)r, sv.to_smt2().c_str());
     if (r != z3::sat) return r == z3::unsat ? 0 : -1;
     // The preferred facts (a case the kernel can reach) as long as they leave a model.

@@ -1,0 +1,204 @@
+// answers.cpp: see answers.h.
+#include "answers.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace cv::answers {
+namespace {
+
+struct Store {
+  bool on = false;
+  std::string dir, tag;
+  std::unordered_set<std::string> keys;
+  std::vector<std::string> fresh;
+};
+Store &store_() {
+  static Store s;
+  return s;
+}
+
+// A 128-bit digest as two 64-bit lanes, each mixed with its own seed.
+struct D128 {
+  uint64_t a = 0x9e3779b97f4a7c15ULL, b = 0xc2b2ae3d27d4eb4fULL;
+};
+uint64_t mix(uint64_t x) {  // splitmix64's finaliser
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+void feed(D128 &d, uint64_t v) {
+  d.a = mix(d.a ^ v) + 0x632be59bd9b4e019ULL;
+  d.b = mix(d.b + (v ^ 0x8cb92ba72f3d8dd7ULL)) ^ (d.b >> 17);
+}
+void feed(D128 &d, const std::string &s) {
+  feed(d, s.size());
+  for (size_t i = 0; i < s.size(); i += 8) {
+    uint64_t w = 0;
+    for (size_t j = 0; j < 8 && i + j < s.size(); ++j) w |= (uint64_t)(unsigned char)s[i + j] << (8 * j);
+    feed(d, w);
+  }
+}
+
+// The structural digest of an expression: its declaration as Z3 prints it (name, indices, domain
+// and range sorts), a numeral's value, and its arguments' digests, in order; a quantifier or a
+// bound variable has none (such a set is not stored). Memoised per query only: the ASTs belong to
+// contexts this file does not see die, and Z3 reuses the ids of freed ASTs.
+struct Digester {
+  std::unordered_map<unsigned, D128> memo;
+  std::unordered_map<unsigned, std::string> decls;
+  bool ok = true;
+  // Iterative (an explicit stack): the walks build terms thousands of levels deep.
+  D128 of(const z3::expr &root) {
+    std::vector<std::pair<z3::expr, bool>> work{{root, false}};  // (node, its arguments are done)
+    while (!work.empty()) {
+      auto [e, argsDone] = work.back();
+      work.pop_back();
+      if (memo.count(e.id())) continue;
+      if (!e.is_app()) {
+        ok = false;
+        memo.emplace(e.id(), D128{});
+        continue;
+      }
+      const unsigned n = e.is_numeral() ? 0 : e.num_args();
+      if (!argsDone) {
+        work.emplace_back(e, true);
+        for (unsigned i = 0; i < n; ++i)
+          if (!memo.count(e.arg(i).id())) work.emplace_back(e.arg(i), false);
+        continue;
+      }
+      D128 d;
+      if (e.is_numeral()) {
+        feed(d, 1);
+        feed(d, e.get_sort().to_string());
+        feed(d, e.get_decimal_string(0));
+      } else {
+        feed(d, 2);
+        const z3::func_decl f = e.decl();
+        auto di = decls.find(f.id());
+        if (di == decls.end()) di = decls.emplace(f.id(), f.to_string() + "|" + f.name().str()).first;
+        feed(d, di->second);
+        feed(d, n);
+        for (unsigned i = 0; i < n; ++i) {
+          const D128 c = memo.at(e.arg(i).id());
+          feed(d, c.a);
+          feed(d, c.b);
+        }
+      }
+      memo.emplace(e.id(), d);
+    }
+    return memo.at(root.id());
+  }
+};
+
+std::string hex64(uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", (unsigned long long)v);
+  return buf;
+}
+
+}  // namespace
+
+bool load(const std::string &dir, const std::string &tag) {
+  Store &S = store_();
+  DIR *d = ::opendir(dir.c_str());
+  if (!d) return false;
+  S.on = true;
+  S.dir = dir;
+  S.tag = tag;
+  const std::string suffix = ".answers", prefix = tag + " ";
+  std::vector<std::string> names;
+  while (const dirent *e = ::readdir(d)) {
+    std::string n = e->d_name;
+    if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0) names.push_back(n);
+  }
+  ::closedir(d);
+  for (const auto &n : names) {
+    const std::string path = dir + "/" + n;
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;  // no FIFO, no symlink
+    std::ifstream in(path);
+    std::string line;
+    bool first = true;
+    while (std::getline(in, line)) {
+      const bool ours = line.size() > prefix.size() && line.compare(0, prefix.size(), prefix) == 0;
+      if (first && !ours) {  // another binary's answers (a file holds one binary's): stale
+        in.close();
+        std::remove(path.c_str());
+        break;
+      }
+      first = false;
+      if (ours) S.keys.insert(line.substr(prefix.size()));
+    }
+  }
+  return true;
+}
+
+bool enabled() { return store_().on; }
+
+bool known(const std::string &key) {
+  const Store &S = store_();
+  return S.on && S.keys.count(key) > 0;
+}
+
+void add(const std::string &key) {
+  Store &S = store_();
+  if (S.on && S.keys.insert(key).second) S.fresh.push_back(key);
+}
+
+void store() {
+  Store &S = store_();
+  if (!S.on || S.fresh.empty()) return;
+  std::string text;
+  for (const auto &k : S.fresh) text += S.tag + " " + k + "\n";
+  // A fresh name (mkstemp: O_CREAT | O_EXCL), renamed to its final name once written whole.
+  std::string tmp = S.dir + "/run-" + std::to_string(::getpid()) + "-XXXXXX";
+  const int fd = ::mkstemp(tmp.data());
+  if (fd < 0) return;
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    done += (size_t)n;
+  }
+  const bool ok = done == text.size();
+  if (::close(fd) != 0 || !ok || std::rename(tmp.c_str(), (tmp + ".answers").c_str()) != 0) std::remove(tmp.c_str());
+  S.fresh.clear();
+}
+
+z3::check_result checkCached(z3::solver &s) {
+  if (!enabled()) return s.check();
+  Digester g;  // the assertions (held by `as`) stay alive, so their ids are theirs meanwhile
+  const z3::expr_vector as = s.assertions();
+  std::vector<std::pair<uint64_t, uint64_t>> parts;  // the set's digests, sorted: order-free
+  for (unsigned i = 0; i < as.size(); ++i) {
+    const D128 d = g.of(as[i]);
+    parts.emplace_back(d.a, d.b);
+  }
+  if (!g.ok) return s.check();
+  std::sort(parts.begin(), parts.end());
+  D128 all;
+  feed(all, parts.size());
+  for (const auto &[a, b] : parts) feed(all, a), feed(all, b);
+  const std::string key = "unsat " + hex64(all.a) + hex64(all.b);
+  if (known(key)) return z3::unsat;
+  const z3::check_result r = s.check();
+  if (r == z3::unsat) add(key);
+  return r;
+}
+
+}  // namespace cv::answers
