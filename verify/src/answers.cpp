@@ -53,14 +53,34 @@ void feed(D128 &d, const std::string &s) {
   }
 }
 
-// The structural digest of an expression: its declaration as Z3 prints it (name, indices, domain
-// and range sorts), a numeral's value, and its arguments' digests, in order; a quantifier or a
+// The structural digest of an expression: its declaration (declText: kind, name, domain and range
+// sorts, parameters such as extract's indices), a numeral's sort and value, and its arguments' digests, in order; a quantifier or a
 // bound variable has none (such a set is not stored). Memoised per query only: the ASTs belong to
 // contexts this file does not see die, and Z3 reuses the ids of freed ASTs.
 struct Digester {
   std::unordered_map<unsigned, D128> memo;
   std::unordered_map<unsigned, std::string> decls;
   bool ok = true;
+  // A declaration as text: its kind, its name, domain and range as Z3 prints them, and its
+  // parameters, which Z3 does not print ((_ extract 7 0) and (_ extract 15 8) print alike, as do
+  // rotations by 7 and by 9): each with its kind. "" for a parameter that is itself a term or a
+  // declaration (none of this verifier's queries has one).
+  static std::string declText(const z3::func_decl &f) {
+    z3::context &c = f.ctx();
+    std::string t = std::to_string((int)f.decl_kind()) + "|" + f.to_string() + "|" + f.name().str();
+    const unsigned n = Z3_get_decl_num_parameters(c, f);
+    for (unsigned i = 0; i < n; ++i) {
+      switch (Z3_get_decl_parameter_kind(c, f, i)) {
+        case Z3_PARAMETER_INT: t += "|i" + std::to_string(Z3_get_decl_int_parameter(c, f, i)); break;
+        case Z3_PARAMETER_DOUBLE: t += "|d" + std::to_string(Z3_get_decl_double_parameter(c, f, i)); break;
+        case Z3_PARAMETER_RATIONAL: t += std::string("|q") + Z3_get_decl_rational_parameter(c, f, i); break;
+        case Z3_PARAMETER_SYMBOL: t += "|s" + z3::symbol(c, Z3_get_decl_symbol_parameter(c, f, i)).str(); break;
+        case Z3_PARAMETER_SORT: t += "|t" + z3::sort(c, Z3_get_decl_sort_parameter(c, f, i)).to_string(); break;
+        default: return "";
+      }
+    }
+    return t;
+  }
   // Iterative (an explicit stack): the walks build terms thousands of levels deep.
   D128 of(const z3::expr &root) {
     std::vector<std::pair<z3::expr, bool>> work{{root, false}};  // (node, its arguments are done)
@@ -89,7 +109,8 @@ struct Digester {
         feed(d, 2);
         const z3::func_decl f = e.decl();
         auto di = decls.find(f.id());
-        if (di == decls.end()) di = decls.emplace(f.id(), f.to_string() + "|" + f.name().str()).first;
+        if (di == decls.end()) di = decls.emplace(f.id(), declText(f)).first;
+        if (di->second.empty()) ok = false;  // a parameter this digest does not read: not stored
         feed(d, di->second);
         feed(d, n);
         for (unsigned i = 0; i < n; ++i) {
