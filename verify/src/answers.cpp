@@ -1,15 +1,17 @@
 // answers.cpp: see answers.h.
 #include "answers.h"
 
+#include "cachefile.h"
+
 #include <dirent.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
+#include <optional>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -149,20 +151,22 @@ bool load(const std::string &dir, const std::string &tag) {
   ::closedir(d);
   for (const auto &n : names) {
     const std::string path = dir + "/" + n;
-    struct stat st {};
-    if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;  // no FIFO, no symlink
-    std::ifstream in(path);
-    std::string line;
+    const std::optional<std::string> text = readCacheFile(path, (size_t)256 << 20);  // no FIFO, no symlink
+    if (!text) continue;
+    size_t at = 0;
     bool first = true;
-    while (std::getline(in, line)) {
+    while (at < text->size()) {
+      size_t end = text->find('\n', at);
+      if (end == std::string::npos) break;  // a line cut short: not read
+      const std::string_view line(text->data() + at, end - at);
+      at = end + 1;
       const bool ours = line.size() > prefix.size() && line.compare(0, prefix.size(), prefix) == 0;
       if (first && !ours) {  // another binary's answers (a file holds one binary's): stale
-        in.close();
         std::remove(path.c_str());
         break;
       }
       first = false;
-      if (ours) S.keys.insert(line.substr(prefix.size()));
+      if (ours) S.keys.emplace(line.substr(prefix.size()));
     }
   }
   return true;
@@ -185,19 +189,10 @@ void store() {
   if (!S.on || S.fresh.empty()) return;
   std::string text;
   for (const auto &k : S.fresh) text += S.tag + " " + k + "\n";
-  // A fresh name (mkstemp: O_CREAT | O_EXCL), renamed to its final name once written whole.
-  std::string tmp = S.dir + "/run-" + std::to_string(::getpid()) + "-XXXXXX";
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return;
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += (size_t)n;
-  }
-  const bool ok = done == text.size();
-  if (::close(fd) != 0 || !ok || std::rename(tmp.c_str(), (tmp + ".answers").c_str()) != 0) std::remove(tmp.c_str());
+  // A name no other run has (this process, the time in nanoseconds), written whole, then renamed
+  // into place: a reader sees all of the file or none of it.
+  const auto ns = std::chrono::steady_clock::now().time_since_epoch().count();
+  writeCacheFile(S.dir + "/run-" + std::to_string(::getpid()) + "-" + std::to_string(ns) + ".answers", text);
   S.fresh.clear();
 }
 

@@ -1,6 +1,7 @@
 // reuse.cpp: the canonical text of a parsed file and the proof cache (reuse.h).
 #include "reuse.h"
 
+#include "cachefile.h"
 #include "report.h"
 
 #include <nlohmann/json.hpp>
@@ -12,11 +13,6 @@
 #include <map>
 #include <sstream>
 #include <optional>
-
-#include <cerrno>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace cv {
 
@@ -241,33 +237,12 @@ std::string proofKeyText(const std::string &selfDigest, const std::string &toolc
 namespace {
 std::string entryPath(const std::string &dir, const std::string &key) { return dir + "/" + digestOf(key) + ".json"; }
 
-// An entry's text: a regular file, not through a symlink (O_NOFOLLOW), never waiting on a FIFO
-// (O_NONBLOCK, and then refused as not regular), at most 64 MiB; anything else is no entry.
-std::optional<std::string> readEntry(const std::string &path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  struct stat st {};
-  std::optional<std::string> text;
-  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (off_t)64 << 20) {
-    std::string buf((size_t)st.st_size, '\0');
-    size_t got = 0;
-    while (got < buf.size()) {
-      const ssize_t n = ::read(fd, buf.data() + got, buf.size() - got);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      got += (size_t)n;
-    }
-    if (got == buf.size()) text = std::move(buf);
-  }
-  ::close(fd);
-  return text;
-}
 }  // namespace
 
 bool loadProof(const std::string &dir, const std::string &key, const File &file, const Function &kernel,
                KernelResult &out) {
   using nlohmann::json;
-  const std::optional<std::string> text = readEntry(entryPath(dir, key));
+  const std::optional<std::string> text = readCacheFile(entryPath(dir, key), (size_t)64 << 20);
   if (!text) return false;
   json j;
   try {
@@ -344,24 +319,8 @@ void storeProof(const std::string &dir, const std::string &key, const KernelResu
   } catch (const nlohmann::json::exception &) {
     return;  // text that is not UTF-8 (a marker or a message with such bytes): not stored
   }
-  // A fresh name (mkstemp: O_CREAT | O_EXCL, never a planted symlink), then renamed over the
-  // entry: readers see the old entry or the whole new one.
-  const std::string path = entryPath(dir, key);
-  std::string tmp = path + ".XXXXXX";
-  const int fd = ::mkstemp(tmp.data());
-  if (fd < 0) return;
-  text += "\n";
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    done += (size_t)n;
-  }
-  const mode_t mask = ::umask(0);
-  ::umask(mask);
-  const bool ok = done == text.size() && ::fchmod(fd, 0666 & ~mask) == 0;  // (mkstemp made it 0600)
-  if (::close(fd) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) std::remove(tmp.c_str());
+  // Written whole, then renamed over the entry: readers see the old entry or the whole new one.
+  writeCacheFile(entryPath(dir, key), text + "\n");
 }
 
 }  // namespace cv
