@@ -56,9 +56,10 @@ void feed(D128 &d, const std::string &s) {
 }
 
 // The structural digest of an expression: its declaration (declText: kind, name, domain and range
-// sorts, parameters such as extract's indices), a numeral's sort and value, and its arguments' digests, in order; a quantifier or a
-// bound variable has none (such a set is not stored). Memoised per query only: the ASTs belong to
-// contexts this file does not see die, and Z3 reuses the ids of freed ASTs.
+// sorts, parameters such as extract's indices), a numeral's sort and exact value, and its
+// arguments' digests, in order; a quantifier or a bound variable has none (such a set is not
+// stored). Memoised per query only: the ASTs belong to contexts this file does not see die, and Z3
+// reuses the ids of freed ASTs.
 struct Digester {
   std::unordered_map<unsigned, D128> memo;
   std::unordered_map<unsigned, std::string> decls;
@@ -106,7 +107,7 @@ struct Digester {
       if (e.is_numeral()) {
         feed(d, 1);
         feed(d, e.get_sort().to_string());
-        feed(d, e.get_decimal_string(0));
+        feed(d, std::string(Z3_get_numeral_string(e.ctx(), e)));  // exact (a rational as p/q)
       } else {
         feed(d, 2);
         const z3::func_decl f = e.decl();
