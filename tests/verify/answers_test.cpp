@@ -78,6 +78,33 @@ TEST_F(AnswersTest, NumeralsAndNamesAreTold) {
               {z3::ult(x, c.bv_val(5, 64)), z3::ugt(x, c.bv_val(3, 64))}, "5 vs 3");
 }
 
+// Terms the digest does not read whole are asked of Z3 every time: a datatype (its constructors
+// are not in the digest) and a Z3 fresh name ("x!1", which a plain constant can also spell).
+TEST_F(AnswersTest, DatatypesAndFreshNamesAreNotStored) {
+  {
+    z3::context c;
+    const char *one[] = {"A"};
+    z3::func_decl_vector cs1(c), ts1(c);
+    z3::sort t1 = c.enumeration_sort("T", 1, one, cs1, ts1);
+    z3::expr x = c.constant("x", t1), y = c.constant("y", t1);
+    EXPECT_EQ(check(c, {x != y}), z3::unsat);  // one value: x = y
+  }
+  {
+    z3::context c;
+    const char *two[] = {"A", "B"};
+    z3::func_decl_vector cs2(c), ts2(c);
+    z3::sort t2 = c.enumeration_sort("T", 2, two, cs2, ts2);
+    z3::expr x = c.constant("x", t2), y = c.constant("y", t2);
+    EXPECT_EQ(check(c, {x != y}), z3::sat) << "a stored answer of a one-value enumeration was reused";
+  }
+  z3::context c;
+  z3::sort I = c.int_sort();
+  z3::func_decl fresh(c, Z3_mk_fresh_func_decl(c, "x", 0, nullptr, I));
+  z3::expr f = fresh(), x = c.int_const(fresh.name().str().c_str());
+  EXPECT_EQ(check(c, {f != f}), z3::unsat);
+  EXPECT_EQ(check(c, {x != f}), z3::sat) << "a fresh constant and a plain one of the same name were told alike";
+}
+
 TEST_F(AnswersTest, SatisfiableSetsAreNeverStored) {
   z3::context c;
   z3::expr x = c.bv_const("x", 16);

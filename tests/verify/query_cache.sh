@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# query_cache.sh VERIFIER SAMPLE -- FLAGS...: `chapoly-verify --query-cache DIR` (the bound-query
-# answers the mutant tests share, verify/src/smt.h) changes no verdict, only the time. On the
+# query_cache.sh VERIFIER SAMPLE -- FLAGS...: `chapoly-verify --query-cache DIR` (the proved answers
+# the mutant tests share, verify/src/answers.h) changes no verdict of these runs, only the time. On the
 # hand-written IFMA sample (tests/verify/samples/poly_sample.cpp), in a fresh directory:
 #  - the first run proves it asking Z3 and stores its answers (range queries and unsatisfiable
 #    assertion sets); a second run proves it with no range query to Z3; the report's obligations
@@ -8,8 +8,9 @@
 #  - a copy without one limb mask fails with a counterexample with the cache filled, twice (a
 #    failed query is never stored, so the second run asks it again);
 #  - a file of answers written by another binary (another digest) is not read and is removed; a
-#    FIFO named like an answers file is skipped (no hang); a directory that does not exist is a
-#    usage error (exit 2).
+#    FIFO named like an answers file is skipped (no hang); a directory that does not exist, and
+#    --query-cache beside --proof-cache (a proof made with reused answers would be stored as a
+#    proof), are usage errors (exit 2).
 set -u
 verifier=$1; sample=$2; shift 2
 [[ ${1:-} == -- ]] && shift
@@ -65,3 +66,11 @@ timeout 60 "$verifier" --quiet --query-cache "$W/none" "$sample" -- "${flags[@]}
 rc=$?
 [[ $rc == 2 ]] || fail "a missing --query-cache directory gave exit $rc, not 2"
 echo "ok: a missing directory is a usage error"
+mkdir "$W/pc"
+timeout 60 "$verifier" --quiet --allow-bounds-only --query-cache "$W/qc" --proof-cache "$W/pc" "$sample" -- "${flags[@]}" \
+  >"$W/both.out" 2>&1
+rc=$?
+[[ $rc == 2 ]] || fail "--query-cache with --proof-cache gave exit $rc, not 2"
+grep -q "cannot be used together" "$W/both.out" || fail "--query-cache with --proof-cache: no clear message"
+[[ -z $(ls -A "$W/pc") ]] || fail "--query-cache with --proof-cache stored a proof"
+echo "ok: --query-cache with --proof-cache is a usage error, nothing stored"

@@ -91,7 +91,13 @@ struct Digester {
       auto [e, argsDone] = work.back();
       work.pop_back();
       if (memo.count(e.id())) continue;
-      if (!e.is_app()) {
+      // Only terms of the sorts this verifier's queries use, over declarations the digest reads
+      // whole: not a quantifier or bound variable, not a datatype (its constructors are not in
+      // the digest), not a Z3 fresh name ("x!1", which a user constant may also spell).
+      const Z3_sort_kind sk = e.is_app() ? e.get_sort().sort_kind() : Z3_UNKNOWN_SORT;
+      const bool plainSort = sk == Z3_BOOL_SORT || sk == Z3_INT_SORT || sk == Z3_REAL_SORT || sk == Z3_BV_SORT;
+      if (!e.is_app() || !plainSort ||
+          (e.decl().decl_kind() == Z3_OP_UNINTERPRETED && e.decl().name().str().find('!') != std::string::npos)) {
         ok = false;
         memo.emplace(e.id(), D128{});
         continue;
@@ -142,8 +148,13 @@ bool load(const std::string &dir, const std::string &tag) {
   if (!d) return false;
   S.on = true;
   S.dir = dir;
-  S.tag = tag;
-  const std::string suffix = ".answers", prefix = tag + " ";
+  // The tag names this binary and the Z3 library it runs on (linked dynamically: an upgrade is
+  // another tag).
+  std::string z3v = Z3_get_full_version();
+  for (char &ch : z3v)
+    if (ch == ' ' || ch == '\n' || ch == '\t') ch = '_';
+  S.tag = tag + "/" + z3v;
+  const std::string suffix = ".answers", prefix = S.tag + " ";
   std::vector<std::string> names;
   while (const dirent *e = ::readdir(d)) {
     std::string n = e->d_name;
@@ -185,16 +196,17 @@ void add(const std::string &key) {
   if (S.on && S.keys.insert(key).second) S.fresh.push_back(key);
 }
 
-void store() {
+bool store() {
   Store &S = store_();
-  if (!S.on || S.fresh.empty()) return;
+  if (!S.on || S.fresh.empty()) return true;
   std::string text;
   for (const auto &k : S.fresh) text += S.tag + " " + k + "\n";
   // A name no other run has (this process, the time in nanoseconds), written whole, then renamed
   // into place: a reader sees all of the file or none of it.
   const auto ns = std::chrono::steady_clock::now().time_since_epoch().count();
-  writeCacheFile(S.dir + "/run-" + std::to_string(::getpid()) + "-" + std::to_string(ns) + ".answers", text);
+  const bool ok = writeCacheFile(S.dir + "/run-" + std::to_string(::getpid()) + "-" + std::to_string(ns) + ".answers", text);
   S.fresh.clear();
+  return ok;
 }
 
 z3::check_result checkCached(z3::solver &s) {

@@ -38,9 +38,10 @@ std::vector<std::string> trustBase() {
       "with --proof-cache: its directory holds only what this verifier wrote there (an entry is taken "
       "for a kernel whose key text, the canonical code, flags and verifier, is the entry's byte for "
       "byte; the build's is build/proofs/cache, trusted as its stamps are)",
-      "with --query-cache (the mutant tests; never the build's gate): its directory holds only the "
-      "answers this verifier binary proved (range queries that held, unsatisfiable assertion sets by a "
-      "128-bit structural digest, which is not collision-resistant against a crafted file)",
+      "with --query-cache (the mutant tests; never the build's gate, refused beside --proof-cache): its "
+      "directory holds only the answers this verifier binary proved on this Z3 (range queries that held, "
+      "unsatisfiable assertion sets by a 128-bit structural digest, not collision-resistant against a "
+      "crafted file); whoever can write it can mark a query proved",
   };
 }
 
