@@ -25,9 +25,9 @@
 #include <cstdlib>
 #include <set>
 
+#include "answers.h"
 #include "bounds.h"
 #include "contracts.h"
-#include "answers.h"
 #include "intrinsics.h"
 #include "ir.h"
 #include "proofs.h"
@@ -247,8 +247,8 @@ int main(int argc, char **argv) {
   std::string queryCacheDir;
   app.add_option("--query-cache", queryCacheDir,
                  "a directory of proved Z3 answers to reuse and add to (the mutant tests, verify/src/answers.h): a "
-                 "query this verifier binary proved before is taken as proved; only proved answers are stored, so a "
-                 "reused one never turns a failure into a proof that Z3 would not give")
+                 "query this verifier binary proved before on this Z3 is taken as proved (so it cannot time out); "
+                 "only proved answers are stored; not with --proof-cache")
       ->check(CLI::ExistingDirectory);
   try {
     app.parse(split, argv);
