@@ -20,8 +20,7 @@ namespace cv::answers {
 namespace {
 
 struct Store {
-  bool on = false;
-  std::string dir, tag;
+  std::string dir, tag;  // dir: set by load() (a --query-cache run), "" otherwise
   std::unordered_set<std::string> keys;
   std::vector<std::string> fresh;
 };
@@ -146,7 +145,6 @@ bool load(const std::string &dir, const std::string &tag) {
   Store &S = store_();
   DIR *d = ::opendir(dir.c_str());
   if (!d) return false;
-  S.on = true;
   S.dir = dir;
   // The tag names this binary and the Z3 library it runs on (linked dynamically: an upgrade is
   // another tag).
@@ -184,21 +182,21 @@ bool load(const std::string &dir, const std::string &tag) {
   return true;
 }
 
-bool enabled() { return store_().on; }
+bool enabled() { return !store_().dir.empty(); }
 
 bool known(const std::string &key) {
   const Store &S = store_();
-  return S.on && S.keys.count(key) > 0;
+  return enabled() && S.keys.count(key) > 0;
 }
 
 void add(const std::string &key) {
   Store &S = store_();
-  if (S.on && S.keys.insert(key).second) S.fresh.push_back(key);
+  if (enabled() && S.keys.insert(key).second) S.fresh.push_back(key);
 }
 
 bool store() {
   Store &S = store_();
-  if (!S.on || S.fresh.empty()) return true;
+  if (!enabled() || S.fresh.empty()) return true;
   std::string text;
   for (const auto &k : S.fresh) text += S.tag + " " + k + "\n";
   // A name no other run has (this process, the time in nanoseconds), written whole, then renamed

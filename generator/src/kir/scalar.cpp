@@ -663,7 +663,6 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
   b.push_back(decl(kU32, "ctr", u32(1)));
   const size_t body_start = b.size();
   if (avx2) {
-    // out[0..m) = in[0..m) XOR ks[0..m): whole 64-bit words, then bytes.
     auto pass = [&](std::vector<Stmt> &into, Expr ksp, Expr m) {
       std::vector<Stmt> tmac = absorb_padded(s, d, "ct_tail", m);
       std::vector<Stmt> txor = xor_words_then_bytes(at(v(out), v("off")), at(v(in), v("off")), ksp, m);
