@@ -609,6 +609,2066 @@ static inline void chacha20_lanes8(uint8_t out[512], const uint8_t key[32], cons
   _mm256_storeu_si256((__m256i *)(out + 480), _mm256_permute2x128_si256(c3, d3, 49));
 }
 
+// spec: spec/avx2_mul64.toml:34 schedule.interleave
+// 4 ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+3, one block per 128-bit lane
+// (rows a, b, c, d in ymm; 2 set(s) of two blocks interleaved): out = 256 bytes of keystream.
+// Stitched: also h = Poly1305 blocks mac[0..512) absorbed into h (32 poly1305_block steps,
+// 3 per double round), so the multiplies run beside the vector rounds. mac may not overlap out.
+// chapoly-contract: {"role":"chacha20.block","blocks":4,"out":"out","key":"key","nonce":"nonce","counter":"counter","spec":"spec/avx2_mul64.toml:25","mac":{"role":"poly1305.blocks","acc":["acc0","acc1","acc2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"mac","block_bytes":512,"pad":1,"interleave":3,"spec":"spec/avx2_mul64.toml:34"}}
+static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], const uint8_t nonce[12], uint32_t counter, uint64_t &acc0, uint64_t &acc1, uint64_t &acc2, uint64_t r0, uint64_t r1, uint64_t s1, const uint8_t *mac) {
+  // h in locals, copied back at the end: through the references the compiler keeps h in memory
+  // (out may alias it), a store and a load in every block step's dependency chain (docs/benchmarks.md,
+  // "The avx2 kernels": 6-9% of the 16 KiB seal and open on a Zen 3).
+  uint64_t h0 = acc0;
+  uint64_t h1 = acc1;
+  uint64_t h2 = acc2;
+  // Byte shuffles that rotate every 32-bit word left by 16 and by 8.
+  __m256i rot16 = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+  __m256i rot8 = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
+  // Rows of the input state, the same in both lanes but for the counter word of row d.
+  __m256i ja = _mm256_setr_epi32((int)0x61707865, (int)0x3320646e, (int)0x79622d32, (int)0x6b206574, (int)0x61707865, (int)0x3320646e, (int)0x79622d32, (int)0x6b206574);
+  __m256i jb = _mm256_setr_epi32((int)load32_le(key), (int)load32_le(key + 4), (int)load32_le(key + 8), (int)load32_le(key + 12), (int)load32_le(key), (int)load32_le(key + 4), (int)load32_le(key + 8), (int)load32_le(key + 12));
+  __m256i jc = _mm256_setr_epi32((int)load32_le(key + 16), (int)load32_le(key + 20), (int)load32_le(key + 24), (int)load32_le(key + 28), (int)load32_le(key + 16), (int)load32_le(key + 20), (int)load32_le(key + 24), (int)load32_le(key + 28));
+  __m256i jd0 = _mm256_setr_epi32((int)counter, (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8), (int)(counter + 1), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8));
+  __m256i jd1 = _mm256_setr_epi32((int)(counter + 2), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8), (int)(counter + 3), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8));
+  __m256i a0 = ja;
+  __m256i b0 = jb;
+  __m256i c0 = jc;
+  __m256i d0 = jd0;
+  __m256i a1 = ja;
+  __m256i b1 = jb;
+  __m256i c1 = jc;
+  __m256i d1 = jd1;
+  // 20 rounds: 10 double rounds, unrolled, with 3 Poly1305 block steps woven into each
+  // (the leftovers into the last).
+  // Double round 0: Poly1305 blocks 0..2.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac), load64_le(mac + 8), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 16), load64_le(mac + 24), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 32), load64_le(mac + 40), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 1: Poly1305 blocks 3..5.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 48), load64_le(mac + 56), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 64), load64_le(mac + 72), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 80), load64_le(mac + 88), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 2: Poly1305 blocks 6..8.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 96), load64_le(mac + 104), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 112), load64_le(mac + 120), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 128), load64_le(mac + 136), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 3: Poly1305 blocks 9..11.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 144), load64_le(mac + 152), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 160), load64_le(mac + 168), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 176), load64_le(mac + 184), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 4: Poly1305 blocks 12..14.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 192), load64_le(mac + 200), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 208), load64_le(mac + 216), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 224), load64_le(mac + 232), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 5: Poly1305 blocks 15..17.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 240), load64_le(mac + 248), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 256), load64_le(mac + 264), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 272), load64_le(mac + 280), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 6: Poly1305 blocks 18..20.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 288), load64_le(mac + 296), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 304), load64_le(mac + 312), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 320), load64_le(mac + 328), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 7: Poly1305 blocks 21..23.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 336), load64_le(mac + 344), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 352), load64_le(mac + 360), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 368), load64_le(mac + 376), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 8: Poly1305 blocks 24..26.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 384), load64_le(mac + 392), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 400), load64_le(mac + 408), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 416), load64_le(mac + 424), 1);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 9: Poly1305 blocks 27..31.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 432), load64_le(mac + 440), 1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 448), load64_le(mac + 456), 1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 464), load64_le(mac + 472), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 480), load64_le(mac + 488), 1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 496), load64_le(mac + 504), 1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Feed-forward; block 2k + l is lane l of set k: bytes 0..32 are rows a, b, 32..64 rows c, d.
+  a0 = _mm256_add_epi32(a0, ja);
+  b0 = _mm256_add_epi32(b0, jb);
+  c0 = _mm256_add_epi32(c0, jc);
+  d0 = _mm256_add_epi32(d0, jd0);
+  _mm256_storeu_si256((__m256i *)out, _mm256_permute2x128_si256(a0, b0, 32));
+  _mm256_storeu_si256((__m256i *)(out + 32), _mm256_permute2x128_si256(c0, d0, 32));
+  _mm256_storeu_si256((__m256i *)(out + 64), _mm256_permute2x128_si256(a0, b0, 49));
+  _mm256_storeu_si256((__m256i *)(out + 96), _mm256_permute2x128_si256(c0, d0, 49));
+  a1 = _mm256_add_epi32(a1, ja);
+  b1 = _mm256_add_epi32(b1, jb);
+  c1 = _mm256_add_epi32(c1, jc);
+  d1 = _mm256_add_epi32(d1, jd1);
+  _mm256_storeu_si256((__m256i *)(out + 128), _mm256_permute2x128_si256(a1, b1, 32));
+  _mm256_storeu_si256((__m256i *)(out + 160), _mm256_permute2x128_si256(c1, d1, 32));
+  _mm256_storeu_si256((__m256i *)(out + 192), _mm256_permute2x128_si256(a1, b1, 49));
+  _mm256_storeu_si256((__m256i *)(out + 224), _mm256_permute2x128_si256(c1, d1, 49));
+  acc0 = h0;
+  acc1 = h1;
+  acc2 = h2;
+}
+
+// spec: spec/avx2_mul64.toml:34 schedule.interleave
+// 8 ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+7, one block per 128-bit lane
+// (rows a, b, c, d in ymm; 4 set(s) of two blocks interleaved): out = 512 bytes of keystream.
+// Stitched: also h = Poly1305 blocks mac[0..512) absorbed into h (32 poly1305_block steps,
+// 3 per double round), so the multiplies run beside the vector rounds. mac may not overlap out.
+// chapoly-contract: {"role":"chacha20.block","blocks":8,"out":"out","key":"key","nonce":"nonce","counter":"counter","spec":"spec/avx2_mul64.toml:25","mac":{"role":"poly1305.blocks","acc":["acc0","acc1","acc2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"mac","block_bytes":512,"pad":1,"interleave":3,"spec":"spec/avx2_mul64.toml:34"}}
+static inline void chacha20_lanes8_mac(uint8_t out[512], const uint8_t key[32], const uint8_t nonce[12], uint32_t counter, uint64_t &acc0, uint64_t &acc1, uint64_t &acc2, uint64_t r0, uint64_t r1, uint64_t s1, const uint8_t *mac) {
+  // h in locals, copied back at the end: through the references the compiler keeps h in memory
+  // (out may alias it), a store and a load in every block step's dependency chain (docs/benchmarks.md,
+  // "The avx2 kernels": 6-9% of the 16 KiB seal and open on a Zen 3).
+  uint64_t h0 = acc0;
+  uint64_t h1 = acc1;
+  uint64_t h2 = acc2;
+  // Byte shuffles that rotate every 32-bit word left by 16 and by 8.
+  __m256i rot16 = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+  __m256i rot8 = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
+  // Rows of the input state, the same in both lanes but for the counter word of row d.
+  __m256i ja = _mm256_setr_epi32((int)0x61707865, (int)0x3320646e, (int)0x79622d32, (int)0x6b206574, (int)0x61707865, (int)0x3320646e, (int)0x79622d32, (int)0x6b206574);
+  __m256i jb = _mm256_setr_epi32((int)load32_le(key), (int)load32_le(key + 4), (int)load32_le(key + 8), (int)load32_le(key + 12), (int)load32_le(key), (int)load32_le(key + 4), (int)load32_le(key + 8), (int)load32_le(key + 12));
+  __m256i jc = _mm256_setr_epi32((int)load32_le(key + 16), (int)load32_le(key + 20), (int)load32_le(key + 24), (int)load32_le(key + 28), (int)load32_le(key + 16), (int)load32_le(key + 20), (int)load32_le(key + 24), (int)load32_le(key + 28));
+  __m256i jd0 = _mm256_setr_epi32((int)counter, (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8), (int)(counter + 1), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8));
+  __m256i jd1 = _mm256_setr_epi32((int)(counter + 2), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8), (int)(counter + 3), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8));
+  __m256i jd2 = _mm256_setr_epi32((int)(counter + 4), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8), (int)(counter + 5), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8));
+  __m256i jd3 = _mm256_setr_epi32((int)(counter + 6), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8), (int)(counter + 7), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8));
+  __m256i a0 = ja;
+  __m256i b0 = jb;
+  __m256i c0 = jc;
+  __m256i d0 = jd0;
+  __m256i a1 = ja;
+  __m256i b1 = jb;
+  __m256i c1 = jc;
+  __m256i d1 = jd1;
+  __m256i a2 = ja;
+  __m256i b2 = jb;
+  __m256i c2 = jc;
+  __m256i d2 = jd2;
+  __m256i a3 = ja;
+  __m256i b3 = jb;
+  __m256i c3 = jc;
+  __m256i d3 = jd3;
+  // 20 rounds: 10 double rounds, unrolled, with 3 Poly1305 block steps woven into each
+  // (the leftovers into the last).
+  // Double round 0: Poly1305 blocks 0..2.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac), load64_le(mac + 8), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 16), load64_le(mac + 24), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 32), load64_le(mac + 40), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 1: Poly1305 blocks 3..5.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 48), load64_le(mac + 56), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 64), load64_le(mac + 72), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 80), load64_le(mac + 88), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 2: Poly1305 blocks 6..8.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 96), load64_le(mac + 104), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 112), load64_le(mac + 120), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 128), load64_le(mac + 136), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 3: Poly1305 blocks 9..11.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 144), load64_le(mac + 152), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 160), load64_le(mac + 168), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 176), load64_le(mac + 184), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 4: Poly1305 blocks 12..14.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 192), load64_le(mac + 200), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 208), load64_le(mac + 216), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 224), load64_le(mac + 232), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 5: Poly1305 blocks 15..17.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 240), load64_le(mac + 248), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 256), load64_le(mac + 264), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 272), load64_le(mac + 280), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 6: Poly1305 blocks 18..20.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 288), load64_le(mac + 296), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 304), load64_le(mac + 312), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 320), load64_le(mac + 328), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 7: Poly1305 blocks 21..23.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 336), load64_le(mac + 344), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 352), load64_le(mac + 360), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 368), load64_le(mac + 376), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 8: Poly1305 blocks 24..26.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 384), load64_le(mac + 392), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 400), load64_le(mac + 408), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 416), load64_le(mac + 424), 1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Double round 9: Poly1305 blocks 27..31.
+  // Column round: the four columns of each block at once.
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 432), load64_le(mac + 440), 1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 448), load64_le(mac + 456), 1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 464), load64_le(mac + 472), 1);
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot16);
+  d1 = _mm256_shuffle_epi8(d1, rot16);
+  d2 = _mm256_shuffle_epi8(d2, rot16);
+  d3 = _mm256_shuffle_epi8(d3, rot16);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 480), load64_le(mac + 488), 1);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 12), _mm256_srli_epi32(b1, 20));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 12), _mm256_srli_epi32(b2, 20));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 12), _mm256_srli_epi32(b3, 20));
+  a0 = _mm256_add_epi32(a0, b0);
+  a1 = _mm256_add_epi32(a1, b1);
+  a2 = _mm256_add_epi32(a2, b2);
+  a3 = _mm256_add_epi32(a3, b3);
+  d0 = _mm256_xor_si256(d0, a0);
+  d1 = _mm256_xor_si256(d1, a1);
+  d2 = _mm256_xor_si256(d2, a2);
+  d3 = _mm256_xor_si256(d3, a3);
+  d0 = _mm256_shuffle_epi8(d0, rot8);
+  d1 = _mm256_shuffle_epi8(d1, rot8);
+  d2 = _mm256_shuffle_epi8(d2, rot8);
+  d3 = _mm256_shuffle_epi8(d3, rot8);
+  c0 = _mm256_add_epi32(c0, d0);
+  c1 = _mm256_add_epi32(c1, d1);
+  c2 = _mm256_add_epi32(c2, d2);
+  c3 = _mm256_add_epi32(c3, d3);
+  poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 496), load64_le(mac + 504), 1);
+  b0 = _mm256_xor_si256(b0, c0);
+  b1 = _mm256_xor_si256(b1, c1);
+  b2 = _mm256_xor_si256(b2, c2);
+  b3 = _mm256_xor_si256(b3, c3);
+  b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+  b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
+  b2 = _mm256_or_si256(_mm256_slli_epi32(b2, 7), _mm256_srli_epi32(b2, 25));
+  b3 = _mm256_or_si256(_mm256_slli_epi32(b3, 7), _mm256_srli_epi32(b3, 25));
+  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b2 = _mm256_shuffle_epi32(b2, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c2 = _mm256_shuffle_epi32(c2, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d2 = _mm256_shuffle_epi32(d2, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  b3 = _mm256_shuffle_epi32(b3, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c3 = _mm256_shuffle_epi32(c3, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  d3 = _mm256_shuffle_epi32(d3, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  // Feed-forward; block 2k + l is lane l of set k: bytes 0..32 are rows a, b, 32..64 rows c, d.
+  a0 = _mm256_add_epi32(a0, ja);
+  b0 = _mm256_add_epi32(b0, jb);
+  c0 = _mm256_add_epi32(c0, jc);
+  d0 = _mm256_add_epi32(d0, jd0);
+  _mm256_storeu_si256((__m256i *)out, _mm256_permute2x128_si256(a0, b0, 32));
+  _mm256_storeu_si256((__m256i *)(out + 32), _mm256_permute2x128_si256(c0, d0, 32));
+  _mm256_storeu_si256((__m256i *)(out + 64), _mm256_permute2x128_si256(a0, b0, 49));
+  _mm256_storeu_si256((__m256i *)(out + 96), _mm256_permute2x128_si256(c0, d0, 49));
+  a1 = _mm256_add_epi32(a1, ja);
+  b1 = _mm256_add_epi32(b1, jb);
+  c1 = _mm256_add_epi32(c1, jc);
+  d1 = _mm256_add_epi32(d1, jd1);
+  _mm256_storeu_si256((__m256i *)(out + 128), _mm256_permute2x128_si256(a1, b1, 32));
+  _mm256_storeu_si256((__m256i *)(out + 160), _mm256_permute2x128_si256(c1, d1, 32));
+  _mm256_storeu_si256((__m256i *)(out + 192), _mm256_permute2x128_si256(a1, b1, 49));
+  _mm256_storeu_si256((__m256i *)(out + 224), _mm256_permute2x128_si256(c1, d1, 49));
+  a2 = _mm256_add_epi32(a2, ja);
+  b2 = _mm256_add_epi32(b2, jb);
+  c2 = _mm256_add_epi32(c2, jc);
+  d2 = _mm256_add_epi32(d2, jd2);
+  _mm256_storeu_si256((__m256i *)(out + 256), _mm256_permute2x128_si256(a2, b2, 32));
+  _mm256_storeu_si256((__m256i *)(out + 288), _mm256_permute2x128_si256(c2, d2, 32));
+  _mm256_storeu_si256((__m256i *)(out + 320), _mm256_permute2x128_si256(a2, b2, 49));
+  _mm256_storeu_si256((__m256i *)(out + 352), _mm256_permute2x128_si256(c2, d2, 49));
+  a3 = _mm256_add_epi32(a3, ja);
+  b3 = _mm256_add_epi32(b3, jb);
+  c3 = _mm256_add_epi32(c3, jc);
+  d3 = _mm256_add_epi32(d3, jd3);
+  _mm256_storeu_si256((__m256i *)(out + 384), _mm256_permute2x128_si256(a3, b3, 32));
+  _mm256_storeu_si256((__m256i *)(out + 416), _mm256_permute2x128_si256(c3, d3, 32));
+  _mm256_storeu_si256((__m256i *)(out + 448), _mm256_permute2x128_si256(a3, b3, 49));
+  _mm256_storeu_si256((__m256i *)(out + 480), _mm256_permute2x128_si256(c3, d3, 49));
+  acc0 = h0;
+  acc1 = h1;
+  acc2 = h2;
+}
+
 // spec: spec/avx2_mul64.toml:25 chacha20.bulk_blocks
 // Eight ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+7, word-sliced: vector k holds
 // word k of all eight blocks. out[0..512) = in[0..512) XOR their keystream.
@@ -2053,47 +4113,113 @@ void chapoly_k_avx2_mul64_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, 
         off = off + 512;
         ctr = ctr + 8;
       }
-      // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
-      // The last chunk's ciphertext, encrypted by the last iteration.
-      // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct","block_bytes":16,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
-      // chapoly-invariant: h0 <= 0xffffffffffffffff
-      // chapoly-invariant: h1 <= 0xffffffffffffffff
-      // chapoly-invariant: h2 <= 4
-      for (size_t i = 0; i < 32; ++i) {
-        poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct + (off - 512) + i * 16), load64_le(ct + (off - 512) + i * 16 + 8), 1);
-      }
-    }
-    // The last len % 512 bytes: one block in general-purpose registers (up to 64 bytes), else one
-    // pass of four (up to 256 bytes) or eight blocks of keystream, xored in by words and bytes;
-    // whole ciphertext blocks, then the zero-padded partial one.
-    if (off < len) {
-      if (256 < (len - off)) {
-        chacha20_lanes8(ks, key, nonce, ctr);
-      } else {
-        if (64 < (len - off)) {
-          chacha20_lanes4(ks, key, nonce, ctr);
+      if (64 < (len - off)) {
+        // spec: spec/avx2_mul64.toml:34 schedule.interleave
+        // The last chunk's ciphertext (encrypted by the last iteration): its 32 block steps woven into
+        // the keystream pass of the bytes after it.
+        // spec: spec/avx2_mul64.toml:25 chacha20.bulk_blocks
+        if (256 < (len - off)) {
+          chacha20_lanes8_mac(ks, key, nonce, ctr, h0, h1, h2, r0, r1, s1, ct + (off - 512));
         } else {
-          chacha20_block(ks, key, nonce, ctr);
+          chacha20_lanes4_mac(ks, key, nonce, ctr, h0, h1, h2, r0, r1, s1, ct + (off - 512));
+        }
+        const uint8_t *ct_tail = ct + off;
+        for (size_t i = 0; i < (len - off) >> 3; ++i) {
+          store64_le(ct + off + i * 8, load64_le(pt + off + i * 8) ^ load64_le(ks + i * 8));
+        }
+        for (size_t i = len - off - ((len - off) & 7); i < len - off; ++i) {
+          (ct + off)[i] = (uint8_t)((uint32_t)(pt + off)[i] ^ (uint32_t)ks[i]);
+        }
+        // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
+        // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct_tail","block_bytes":16,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
+        // chapoly-invariant: h0 <= 0xffffffffffffffff
+        // chapoly-invariant: h1 <= 0xffffffffffffffff
+        // chapoly-invariant: h2 <= 4
+        for (size_t i = 0; i < (len - off) >> 4; ++i) {
+          poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct_tail + i * 16), load64_le(ct_tail + i * 16 + 8), 1);
+        }
+        if (((len - off) & 15) != 0) {
+          poly1305_load_partial(m0, m1, ct_tail + (len - off - ((len - off) & 15)), (len - off) & 15, 0);
+          poly1305_block(h0, h1, h2, r0, r1, s1, m0, m1, 1);
+        }
+      } else {
+        // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
+        // The last chunk's ciphertext, encrypted by the last iteration.
+        // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct","block_bytes":16,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
+        // chapoly-invariant: h0 <= 0xffffffffffffffff
+        // chapoly-invariant: h1 <= 0xffffffffffffffff
+        // chapoly-invariant: h2 <= 4
+        for (size_t i = 0; i < 32; ++i) {
+          poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct + (off - 512) + i * 16), load64_le(ct + (off - 512) + i * 16 + 8), 1);
+        }
+        // spec: spec/avx2_mul64.toml:25 chacha20.bulk_blocks
+        // The last len % 512 bytes: one block in general-purpose registers (up to 64 bytes), else one
+        // pass of four (up to 256 bytes) or eight blocks of keystream, xored in by words and bytes;
+        // whole ciphertext blocks, then the zero-padded partial one.
+        if (off < len) {
+          if (256 < (len - off)) {
+            chacha20_lanes8(ks, key, nonce, ctr);
+          } else {
+            if (64 < (len - off)) {
+              chacha20_lanes4(ks, key, nonce, ctr);
+            } else {
+              chacha20_block(ks, key, nonce, ctr);
+            }
+          }
+          const uint8_t *ct_tail = ct + off;
+          for (size_t i = 0; i < (len - off) >> 3; ++i) {
+            store64_le(ct + off + i * 8, load64_le(pt + off + i * 8) ^ load64_le(ks + i * 8));
+          }
+          for (size_t i = len - off - ((len - off) & 7); i < len - off; ++i) {
+            (ct + off)[i] = (uint8_t)((uint32_t)(pt + off)[i] ^ (uint32_t)ks[i]);
+          }
+          // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
+          // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct_tail","block_bytes":16,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
+          // chapoly-invariant: h0 <= 0xffffffffffffffff
+          // chapoly-invariant: h1 <= 0xffffffffffffffff
+          // chapoly-invariant: h2 <= 4
+          for (size_t i = 0; i < (len - off) >> 4; ++i) {
+            poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct_tail + i * 16), load64_le(ct_tail + i * 16 + 8), 1);
+          }
+          if (((len - off) & 15) != 0) {
+            poly1305_load_partial(m0, m1, ct_tail + (len - off - ((len - off) & 15)), (len - off) & 15, 0);
+            poly1305_block(h0, h1, h2, r0, r1, s1, m0, m1, 1);
+          }
         }
       }
-      const uint8_t *ct_tail = ct + off;
-      for (size_t i = 0; i < (len - off) >> 3; ++i) {
-        store64_le(ct + off + i * 8, load64_le(pt + off + i * 8) ^ load64_le(ks + i * 8));
-      }
-      for (size_t i = len - off - ((len - off) & 7); i < len - off; ++i) {
-        (ct + off)[i] = (uint8_t)((uint32_t)(pt + off)[i] ^ (uint32_t)ks[i]);
-      }
-      // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
-      // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct_tail","block_bytes":16,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
-      // chapoly-invariant: h0 <= 0xffffffffffffffff
-      // chapoly-invariant: h1 <= 0xffffffffffffffff
-      // chapoly-invariant: h2 <= 4
-      for (size_t i = 0; i < (len - off) >> 4; ++i) {
-        poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct_tail + i * 16), load64_le(ct_tail + i * 16 + 8), 1);
-      }
-      if (((len - off) & 15) != 0) {
-        poly1305_load_partial(m0, m1, ct_tail + (len - off - ((len - off) & 15)), (len - off) & 15, 0);
-        poly1305_block(h0, h1, h2, r0, r1, s1, m0, m1, 1);
+    } else {
+      // The last len % 512 bytes: one block in general-purpose registers (up to 64 bytes), else one
+      // pass of four (up to 256 bytes) or eight blocks of keystream, xored in by words and bytes;
+      // whole ciphertext blocks, then the zero-padded partial one.
+      if (off < len) {
+        if (256 < (len - off)) {
+          chacha20_lanes8(ks, key, nonce, ctr);
+        } else {
+          if (64 < (len - off)) {
+            chacha20_lanes4(ks, key, nonce, ctr);
+          } else {
+            chacha20_block(ks, key, nonce, ctr);
+          }
+        }
+        const uint8_t *ct_tail = ct + off;
+        for (size_t i = 0; i < (len - off) >> 3; ++i) {
+          store64_le(ct + off + i * 8, load64_le(pt + off + i * 8) ^ load64_le(ks + i * 8));
+        }
+        for (size_t i = len - off - ((len - off) & 7); i < len - off; ++i) {
+          (ct + off)[i] = (uint8_t)((uint32_t)(pt + off)[i] ^ (uint32_t)ks[i]);
+        }
+        // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
+        // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct_tail","block_bytes":16,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
+        // chapoly-invariant: h0 <= 0xffffffffffffffff
+        // chapoly-invariant: h1 <= 0xffffffffffffffff
+        // chapoly-invariant: h2 <= 4
+        for (size_t i = 0; i < (len - off) >> 4; ++i) {
+          poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct_tail + i * 16), load64_le(ct_tail + i * 16 + 8), 1);
+        }
+        if (((len - off) & 15) != 0) {
+          poly1305_load_partial(m0, m1, ct_tail + (len - off - ((len - off) & 15)), (len - off) & 15, 0);
+          poly1305_block(h0, h1, h2, r0, r1, s1, m0, m1, 1);
+        }
       }
     }
   }
@@ -2388,6 +4514,7 @@ void chapoly_k_avx2_mul64_seal_update(uint8_t *ct, const uint8_t *pt, size_t len
   uint8_t ks[512];
   // Eight blocks at a time, 32 Poly1305 steps stitched into their rounds (seal: the chunk
   // the previous iteration encrypted), while 512 bytes remain.
+  size_t whole = len - (len & 63);
   if (len >= 512) {
     chacha20_xor8(ct + off, pt + off, key, nonce, ctr);
     off = 512;
@@ -2401,40 +4528,95 @@ void chapoly_k_avx2_mul64_seal_update(uint8_t *ct, const uint8_t *pt, size_t len
       off = off + 512;
       ctr = ctr + 8;
     }
-    // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
-    // The last chunk's ciphertext, encrypted by the last iteration.
-    // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct","block_bytes":16,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
-    // chapoly-invariant: h0 <= 0xffffffffffffffff
-    // chapoly-invariant: h1 <= 0xffffffffffffffff
-    // chapoly-invariant: h2 <= 4
-    for (size_t i = 0; i < 32; ++i) {
-      poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct + (off - 512) + i * 16), load64_le(ct + (off - 512) + i * 16 + 8), 1);
-    }
-  }
-  // The last (len % 512) / 64 chunks: one pass of four or eight blocks of keystream.
-  size_t whole = len - (len & 63);
-  if (off < whole) {
-    size_t rem = whole - off;
-    if (256 < rem) {
-      chacha20_lanes8(ks, key, nonce, ctr);
+    if (0 < (whole - off)) {
+      // spec: spec/avx2_mul64.toml:34 schedule.interleave
+      // The last chunk's ciphertext (encrypted by the last iteration): its 32 block steps woven into
+      // the keystream pass of the bytes after it.
+      // spec: spec/avx2_mul64.toml:25 chacha20.bulk_blocks
+      if (256 < (whole - off)) {
+        chacha20_lanes8_mac(ks, key, nonce, ctr, h0, h1, h2, r0, r1, s1, ct + (off - 512));
+      } else {
+        chacha20_lanes4_mac(ks, key, nonce, ctr, h0, h1, h2, r0, r1, s1, ct + (off - 512));
+      }
+      size_t rem = whole - off;
+      const uint8_t *ct_tail = ct + off;
+      for (size_t i = 0; i < rem >> 3; ++i) {
+        store64_le(ct + off + i * 8, load64_le(pt + off + i * 8) ^ load64_le(ks + i * 8));
+      }
+      // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
+      // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct_tail","block_bytes":16,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
+      // chapoly-invariant: h0 <= 0xffffffffffffffff
+      // chapoly-invariant: h1 <= 0xffffffffffffffff
+      // chapoly-invariant: h2 <= 4
+      for (size_t i = 0; i < rem >> 4; ++i) {
+        poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct_tail + i * 16), load64_le(ct_tail + i * 16 + 8), 1);
+      }
+      if ((rem & 15) != 0) {
+        poly1305_load_partial(m0, m1, ct_tail + (rem - (rem & 15)), rem & 15, 0);
+        poly1305_block(h0, h1, h2, r0, r1, s1, m0, m1, 1);
+      }
     } else {
-      chacha20_lanes4(ks, key, nonce, ctr);
+      // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
+      // The last chunk's ciphertext, encrypted by the last iteration.
+      // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct","block_bytes":16,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
+      // chapoly-invariant: h0 <= 0xffffffffffffffff
+      // chapoly-invariant: h1 <= 0xffffffffffffffff
+      // chapoly-invariant: h2 <= 4
+      for (size_t i = 0; i < 32; ++i) {
+        poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct + (off - 512) + i * 16), load64_le(ct + (off - 512) + i * 16 + 8), 1);
+      }
+      // spec: spec/avx2_mul64.toml:25 chacha20.bulk_blocks
+      // The last (len % 512) / 64 chunks: one pass of four or eight blocks of keystream.
+      if (off < whole) {
+        size_t rem = whole - off;
+        if (256 < rem) {
+          chacha20_lanes8(ks, key, nonce, ctr);
+        } else {
+          chacha20_lanes4(ks, key, nonce, ctr);
+        }
+        const uint8_t *ct_tail = ct + off;
+        for (size_t i = 0; i < rem >> 3; ++i) {
+          store64_le(ct + off + i * 8, load64_le(pt + off + i * 8) ^ load64_le(ks + i * 8));
+        }
+        // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
+        // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct_tail","block_bytes":16,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
+        // chapoly-invariant: h0 <= 0xffffffffffffffff
+        // chapoly-invariant: h1 <= 0xffffffffffffffff
+        // chapoly-invariant: h2 <= 4
+        for (size_t i = 0; i < rem >> 4; ++i) {
+          poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct_tail + i * 16), load64_le(ct_tail + i * 16 + 8), 1);
+        }
+        if ((rem & 15) != 0) {
+          poly1305_load_partial(m0, m1, ct_tail + (rem - (rem & 15)), rem & 15, 0);
+          poly1305_block(h0, h1, h2, r0, r1, s1, m0, m1, 1);
+        }
+      }
     }
-    const uint8_t *ct_tail = ct + off;
-    for (size_t i = 0; i < rem >> 3; ++i) {
-      store64_le(ct + off + i * 8, load64_le(pt + off + i * 8) ^ load64_le(ks + i * 8));
-    }
-    // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
-    // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct_tail","block_bytes":16,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
-    // chapoly-invariant: h0 <= 0xffffffffffffffff
-    // chapoly-invariant: h1 <= 0xffffffffffffffff
-    // chapoly-invariant: h2 <= 4
-    for (size_t i = 0; i < rem >> 4; ++i) {
-      poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct_tail + i * 16), load64_le(ct_tail + i * 16 + 8), 1);
-    }
-    if ((rem & 15) != 0) {
-      poly1305_load_partial(m0, m1, ct_tail + (rem - (rem & 15)), rem & 15, 0);
-      poly1305_block(h0, h1, h2, r0, r1, s1, m0, m1, 1);
+  } else {
+    // The last (len % 512) / 64 chunks: one pass of four or eight blocks of keystream.
+    if (off < whole) {
+      size_t rem = whole - off;
+      if (256 < rem) {
+        chacha20_lanes8(ks, key, nonce, ctr);
+      } else {
+        chacha20_lanes4(ks, key, nonce, ctr);
+      }
+      const uint8_t *ct_tail = ct + off;
+      for (size_t i = 0; i < rem >> 3; ++i) {
+        store64_le(ct + off + i * 8, load64_le(pt + off + i * 8) ^ load64_le(ks + i * 8));
+      }
+      // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
+      // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct_tail","block_bytes":16,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
+      // chapoly-invariant: h0 <= 0xffffffffffffffff
+      // chapoly-invariant: h1 <= 0xffffffffffffffff
+      // chapoly-invariant: h2 <= 4
+      for (size_t i = 0; i < rem >> 4; ++i) {
+        poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(ct_tail + i * 16), load64_le(ct_tail + i * 16 + 8), 1);
+      }
+      if ((rem & 15) != 0) {
+        poly1305_load_partial(m0, m1, ct_tail + (rem - (rem & 15)), rem & 15, 0);
+        poly1305_block(h0, h1, h2, r0, r1, s1, m0, m1, 1);
+      }
     }
   }
   // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
@@ -2469,6 +4651,7 @@ void chapoly_k_avx2_mul64_open_update(uint8_t *pt, const uint8_t *ct, size_t len
   uint8_t ks[512];
   // Eight blocks at a time, 32 Poly1305 steps stitched into their rounds (seal: the chunk
   // the previous iteration encrypted), while 512 bytes remain.
+  size_t whole = len - (len & 63);
   // chapoly-contract: {"role":"poly1305.blocks","acc":["h0","h1","h2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"ct","block_bytes":512,"pad":1,"radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
   // chapoly-invariant: h0 <= 0xffffffffffffffff
   // chapoly-invariant: h1 <= 0xffffffffffffffff
@@ -2479,7 +4662,6 @@ void chapoly_k_avx2_mul64_open_update(uint8_t *pt, const uint8_t *ct, size_t len
     ctr = ctr + 8;
   }
   // The last (len % 512) / 64 chunks: one pass of four or eight blocks of keystream.
-  size_t whole = len - (len & 63);
   if (off < whole) {
     size_t rem = whole - off;
     if (256 < rem) {

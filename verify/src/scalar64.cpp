@@ -1188,7 +1188,24 @@ struct Eval : Interp<Eval, V> {
         return;
       }
     }
-    addOrderClaim(at, w, "a block step outside the block loops that is neither a partial block nor the lengths block");
+    // A whole block of the message (a stitched keystream helper's step outside the block loops:
+    // seal's last chunk absorbed beside the keystream pass of the bytes after it): M is exactly
+    // the 16 bytes at an offset o of a buffer the message holds, little-endian, and must start
+    // where the previous piece ended.
+    std::string region;
+    std::optional<z3::expr> o;
+    if (isLe128(M, region, o)) {
+      const size_t ep = region.find('@');
+      auto base = ep == 0 ? std::nullopt : macBase(region.substr(0, ep));
+      if (base) {
+        z3::expr pos = (*base + *o).simplify(som);
+        addOrderClaim(at, w, cursorAt(pos, "the whole block's start"));
+        cursor = (pos + 16).simplify(som);
+        return;
+      }
+    }
+    addOrderClaim(at, w, "a block step outside the block loops that is neither a whole block of the message, a partial "
+                         "block nor the lengths block");
     cursor.reset();
   }
   void checkAccJoin(const Function &fn, const Contract &ct, const Frame &fr, int ctx, SrcLoc at, const std::string &what) {
@@ -1948,6 +1965,43 @@ struct Eval : Interp<Eval, V> {
       }
       if (ok && z3::eq((n - want).simplify(som), c.int_val(0))) {
         what = "le64(" + region + " + " + offText + ")";
+        return true;
+      }
+    }
+    return false;
+  }
+  // Is `e` exactly sum_{i<16} byte(region, o + i) 2^(8i) for bytes the code read (one 16-byte
+  // little-endian block)? Gives the region (as the byte atoms name it: with its write epoch) and o.
+  bool isLe128(const z3::expr &e, std::string &region, std::optional<z3::expr> &o) {
+    z3::expr n = e.simplify(som);
+    std::set<std::string> names;
+    std::set<unsigned> seen;
+    std::vector<z3::expr> todo{n};
+    while (!todo.empty()) {
+      z3::expr x = todo.back();
+      todo.pop_back();
+      if (!x.is_app() || !seen.insert(x.id()).second) continue;
+      if (x.num_args() == 0) {
+        if (!x.is_numeral()) names.insert(x.decl().name().str());
+        continue;
+      }
+      for (unsigned i = 0; i < x.num_args(); ++i) todo.push_back(x.arg(i));
+    }
+    for (const auto &[ak, name] : memAtomAt) {
+      if (!names.count(name)) continue;
+      size_t bar = ak.rfind('|');
+      auto oe = offExprs.find(ak.substr(bar + 1));
+      if (oe == offExprs.end()) continue;
+      z3::expr want = c.int_val(0);
+      bool ok = true;
+      for (unsigned i = 0; i < 16 && ok; ++i) {
+        z3::expr b = c.int_val(0);
+        ok = byteAt(ak.substr(0, bar), (oe->second + c.int_val((int)i)).simplify(som), b);
+        if (ok) want = want + pow2big(8 * i) * b;
+      }
+      if (ok && z3::eq((n - want).simplify(som), c.int_val(0))) {
+        region = ak.substr(0, bar);
+        o = oe->second;
         return true;
       }
     }

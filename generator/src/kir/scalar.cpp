@@ -183,6 +183,63 @@ std::vector<Stmt> weave(std::vector<Stmt> main, std::vector<std::vector<Stmt>> s
   return out;
 }
 
+// The ten double rounds of a keystream helper (`round`: one double round's statements). Without
+// `mac`, a loop. With it (a stitched helper: h0..h2 in locals, r0, r1, s1 and the 512-byte `mac`
+// in scope), the 32 Poly1305 block steps over mac[0..512) join them: with schedule.interleave = N
+// > 0 the double rounds are unrolled and N steps are woven into each (the leftovers into the last),
+// so the general-purpose multiplier works beside the vector units; with 0 the steps follow the rounds.
+void rounds_with_mac(std::vector<Stmt> &b, const Spec &s, std::vector<Stmt> round, bool mac) {
+  std::vector<std::vector<Stmt>> msteps;
+  if (mac)
+    for (uint64_t k = 0; k < 32; ++k) msteps.push_back({absorb_at(v("mac"), 16 * k)});
+  if (mac && s.interleave > 0) {
+    b.push_back(comment(fmt::format("20 rounds: 10 double rounds, unrolled, with {} Poly1305 block steps woven into each\n"
+                                    "(the leftovers into the last).", s.interleave), "schedule.interleave"));
+    size_t done = 0;
+    for (int dr = 0; dr < 10; ++dr) {
+      size_t want = dr == 9 ? msteps.size() - done : std::min<size_t>(s.interleave, msteps.size() - done);
+      std::vector<std::vector<Stmt>> mine(std::make_move_iterator(msteps.begin() + static_cast<long>(done)),
+                                          std::make_move_iterator(msteps.begin() + static_cast<long>(done + want)));
+      done += want;
+      b.push_back(comment(fmt::format("Double round {}: Poly1305 blocks {}..{}.", dr, done - want,
+                                      static_cast<long>(done) - 1)));
+      for (auto &st : weave(round, std::move(mine))) b.push_back(std::move(st));
+    }
+  } else {
+    b.push_back(comment("20 rounds: 10 double rounds."));
+    b.push_back(for_(kSize, "i", sz(0), sz(10), std::move(round)));
+    if (mac) {
+      b.push_back(comment("Poly1305 over mac[0..512), after the rounds (schedule.interleave = 0).", "schedule.interleave"));
+      for (auto &st : msteps) b.push_back(std::move(st[0]));
+    }
+  }
+}
+
+// The stitched helpers' extra parameters, contract part and h locals (chacha20_xor8_mac,
+// chacha20_lanes<n>_mac): h = acc0..acc2 in, r0, r1, s1 the clamped key, mac the 512 bytes absorbed.
+void add_mac_params(Function &f) {
+  for (const char *h : {"acc0", "acc1", "acc2"}) f.params.push_back({kRef64, h});
+  for (const char *r : {"r0", "r1", "s1"}) f.params.push_back({kU64, r});
+  f.params.push_back({kIn, "mac"});
+}
+
+nlohmann::ordered_json mac_contract(const Spec &s) {
+  return {{"role", "poly1305.blocks"}, {"acc", {"acc0", "acc1", "acc2"}}, {"key", {"r0", "r1"}},
+          {"derived", {{"s1", "r1 + (r1 >> 2)"}}}, {"msg", "mac"}, {"block_bytes", 512}, {"pad", 1},
+          {"interleave", s.interleave}, {"spec", spec_ref(s, "schedule.interleave")}};
+}
+
+void mac_locals_in(std::vector<Stmt> &b) {
+  b.push_back(comment("h in locals, copied back at the end: through the references the compiler keeps h in memory\n"
+                      "(out may alias it), a store and a load in every block step's dependency chain (docs/benchmarks.md,\n"
+                      "\"The avx2 kernels\": 6-9% of the 16 KiB seal and open on a Zen 3).", "schedule.interleave"));
+  for (int i = 0; i < 3; ++i) b.push_back(decl(kU64, fmt::format("h{}", i), v(fmt::format("acc{}", i))));
+}
+
+void mac_locals_out(std::vector<Stmt> &b) {
+  for (int i = 0; i < 3; ++i) b.push_back(assign(v(fmt::format("acc{}", i)), v(fmt::format("h{}", i))));
+}
+
 // out[0..512) = in[0..512) XOR the keystream of blocks counter..counter+7 (RFC 8439 2.3, 2.4):
 // vector k holds state word k of all 8 blocks (lane b: block counter + b); after the rounds an
 // 8x8 transpose of 32-bit words per half turns them back into blocks. With `mac`, the function
@@ -195,11 +252,7 @@ Function chacha20_xor8(const Spec &s, bool mac) {
   f.name = mac ? "chacha20_xor8_mac" : "chacha20_xor8";
   f.params = {{kOut, "out"}, {kIn, "in"}, {Type::array(K::U8, 32, true), "key"},
               {Type::array(K::U8, 12, true), "nonce"}, {kU32, "counter"}};
-  if (mac) {
-    for (const char *h : {"acc0", "acc1", "acc2"}) f.params.push_back({kRef64, h});
-    for (const char *r : {"r0", "r1", "s1"}) f.params.push_back({kU64, r});
-    f.params.push_back({kIn, "mac"});
-  }
+  if (mac) add_mac_params(f);
   f.spec = mac ? "schedule.interleave" : kBulk;
   f.doc = "Eight ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+7, word-sliced: vector k holds\n"
           "word k of all eight blocks. out[0..512) = in[0..512) XOR their keystream.";
@@ -210,20 +263,11 @@ Function chacha20_xor8(const Spec &s, bool mac) {
   nlohmann::ordered_json c = {{"role", "chacha20.block"}, {"blocks", 8}, {"xor", true}, {"out", "out"},
                               {"in", "in"}, {"key", "key"}, {"nonce", "nonce"}, {"counter", "counter"},
                               {"spec", spec_ref(s, kBulk)}};
-  if (mac) {
-    c["mac"] = {{"role", "poly1305.blocks"}, {"acc", {"acc0", "acc1", "acc2"}}, {"key", {"r0", "r1"}},
-                {"derived", {{"s1", "r1 + (r1 >> 2)"}}}, {"msg", "mac"}, {"block_bytes", 512}, {"pad", 1},
-                {"interleave", s.interleave}, {"spec", spec_ref(s, "schedule.interleave")}};
-  }
+  if (mac) c["mac"] = mac_contract(s);
   f.contract = c.dump();
   const Type kV = Type::vec(256);
   auto &b = f.body;
-  if (mac) {
-    b.push_back(comment("h in locals, copied back at the end: through the references the compiler keeps h in memory\n"
-                        "(out may alias it), a store and a load in every block step's dependency chain (docs/benchmarks.md,\n"
-                        "\"The avx2 kernels\": 6-9% of the 16 KiB seal and open on a Zen 3).", "schedule.interleave"));
-    for (int i = 0; i < 3; ++i) b.push_back(decl(kU64, fmt::format("h{}", i), v(fmt::format("acc{}", i))));
-  }
+  if (mac) mac_locals_in(b);
   b.push_back(comment("Byte shuffles that rotate every 32-bit word left by 16 and by 8."));
   b.push_back(decl(kV, "rot16", vconst8({2, 3, 0, 1})));
   b.push_back(decl(kV, "rot8", vconst8({3, 0, 1, 2})));
@@ -251,30 +295,7 @@ Function chacha20_xor8(const Spec &s, bool mac) {
       }
     }
   }
-  std::vector<std::vector<Stmt>> msteps;
-  if (mac)
-    for (uint64_t k = 0; k < 32; ++k) msteps.push_back({absorb_at(v("mac"), 16 * k)});
-  if (mac && s.interleave > 0) {
-    b.push_back(comment(fmt::format("20 rounds: 10 double rounds, unrolled, with {} Poly1305 block steps woven into each\n"
-                                    "(the leftovers into the last).", s.interleave), "schedule.interleave"));
-    size_t done = 0;
-    for (int dr = 0; dr < 10; ++dr) {
-      size_t want = dr == 9 ? msteps.size() - done : std::min<size_t>(s.interleave, msteps.size() - done);
-      std::vector<std::vector<Stmt>> mine(std::make_move_iterator(msteps.begin() + static_cast<long>(done)),
-                                          std::make_move_iterator(msteps.begin() + static_cast<long>(done + want)));
-      done += want;
-      b.push_back(comment(fmt::format("Double round {}: Poly1305 blocks {}..{}.", dr, done - want,
-                                      static_cast<long>(done) - 1)));
-      for (auto &st : weave(round, std::move(mine))) b.push_back(std::move(st));
-    }
-  } else {
-    b.push_back(comment("20 rounds: 10 double rounds."));
-    b.push_back(for_(kSize, "i", sz(0), sz(10), std::move(round)));
-    if (mac) {
-      b.push_back(comment("Poly1305 over mac[0..512), after the rounds (schedule.interleave = 0).", "schedule.interleave"));
-      for (auto &st : msteps) b.push_back(std::move(st[0]));
-    }
-  }
+  rounds_with_mac(b, s, std::move(round), mac);
   b.push_back(comment("Feed-forward."));
   for (int i = 0; i < 16; ++i)
     b.push_back(assign(v(fmt::format("x{}", i)), op("vadd32", {v(fmt::format("x{}", i)), v(fmt::format("j{}", i))})));
@@ -301,8 +322,7 @@ Function chacha20_xor8(const Spec &s, bool mac) {
       b.push_back(eval(op("vstore", {at("out", pos), op("vxor", {op("vload", {at("in", pos)}), ks})})));
     }
   }
-  if (mac)
-    for (int i = 0; i < 3; ++i) b.push_back(assign(v(fmt::format("acc{}", i)), v(fmt::format("h{}", i))));
+  if (mac) mac_locals_out(b);
   lower_rotates(b, true);
   return f;
 }
@@ -313,22 +333,31 @@ Function chacha20_xor8(const Spec &s, bool mac) {
 // for independent dependency chains; the diagonal round rotates the words of rows b, c, d within
 // each lane (vpshufd) and back. With counter 0, bytes 0..32 are the one-time Poly1305 key and
 // the blocks after it the keystream of a message of up to 64 (sets = 1) or 192 (sets = 2) bytes:
-// one pass for both.
-Function chacha20_lanes(const Spec &s, int sets) {
+// one pass for both. With `mac` (chacha20_lanes<n>_mac), the pass also absorbs the 32 Poly1305
+// blocks at mac[0..512) into h, woven into its rounds: seal's last whole chunk beside the keystream
+// of the bytes after it, which this latency-bound pass leaves the general-purpose pipes free for.
+Function chacha20_lanes(const Spec &s, int sets, bool mac) {
   const int nb = 2 * sets;
   Function f;
-  f.name = fmt::format("chacha20_lanes{}", nb);
+  f.name = fmt::format("chacha20_lanes{}{}", nb, mac ? "_mac" : "");
   f.params = {{Type::array(K::U8, 64 * nb, false), "out"}, {Type::array(K::U8, 32, true), "key"},
               {Type::array(K::U8, 12, true), "nonce"}, {kU32, "counter"}};
-  f.spec = kBulk;
+  if (mac) add_mac_params(f);
+  f.spec = mac ? "schedule.interleave" : kBulk;
   f.doc = fmt::format("{} ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+{}, one block per 128-bit lane\n"
                       "(rows a, b, c, d in ymm; {} set(s) of two blocks interleaved): out = {} bytes of keystream.",
                       nb, nb - 1, sets, 64 * nb);
+  if (mac)
+    f.doc += fmt::format("\nStitched: also h = Poly1305 blocks mac[0..512) absorbed into h (32 poly1305_block steps,\n"
+                         "{} per double round), so the multiplies run beside the vector rounds. mac may not overlap out.",
+                         s.interleave);
   nlohmann::ordered_json c = {{"role", "chacha20.block"}, {"blocks", nb}, {"out", "out"}, {"key", "key"},
                               {"nonce", "nonce"}, {"counter", "counter"}, {"spec", spec_ref(s, kBulk)}};
+  if (mac) c["mac"] = mac_contract(s);
   f.contract = c.dump();
   const Type kV = Type::vec(256);
   auto &b = f.body;
+  if (mac) mac_locals_in(b);
   b.push_back(comment("Byte shuffles that rotate every 32-bit word left by 16 and by 8."));
   b.push_back(decl(kV, "rot16", vconst8({2, 3, 0, 1})));
   b.push_back(decl(kV, "rot8", vconst8({3, 0, 1, 2})));
@@ -380,8 +409,7 @@ Function chacha20_lanes(const Spec &s, int sets) {
   shuffle(1, 2, 3);
   qr();
   shuffle(3, 2, 1);
-  b.push_back(comment("20 rounds: 10 double rounds."));
-  b.push_back(for_(kSize, "i", sz(0), sz(10), std::move(round)));
+  rounds_with_mac(b, s, std::move(round), mac);
   b.push_back(comment("Feed-forward; block 2k + l is lane l of set k: bytes 0..32 are rows a, b, 32..64 rows c, d."));
   for (int k = 0; k < sets; ++k) {
     for (int r = 0; r < 4; ++r)
@@ -393,6 +421,7 @@ Function chacha20_lanes(const Spec &s, int sets) {
       b.push_back(eval(op("vstore", {at("out", base + 32), op("vperm2x128", {v(x(k, 2)), v(x(k, 3))}, imm)})));
     }
   }
+  if (mac) mac_locals_out(b);
   lower_rotates(b, true);
   return f;
 }
@@ -618,6 +647,32 @@ Stmt tail_keystream(Expr rem, Expr counter) {
              {if_(op("lt", {sz(64), rem}), pass("chacha20_lanes4"), pass("chacha20_block"))}, kBulk);
 }
 
+// Seal, after its bulk loop: the last whole chunk, ct[off - 512, off), absorbed. When more than
+// `min` of the `rest` bytes after it remain, its 32 block steps are woven into their keystream pass
+// (chacha20_lanes<n>_mac, 4 blocks up to 256 bytes, else 8) and `then` (their xor and MAC, the
+// keystream in ks) follows; else the steps run alone, then `other`.
+Stmt seal_last_chunk(const Spec &s, const Mul64 &d, const Expr &rest, uint64_t min, std::vector<Stmt> then,
+                     std::vector<Stmt> other) {
+  auto stitched = [&](const char *fn) {
+    return std::vector<Stmt>{eval(call(fn, {v("ks"), v("key"), v("nonce"), v("ctr"), v("h0"), v("h1"), v("h2"), v("r0"),
+                                            v("r1"), v("s1"), at(v("ct"), op("subsz", {v("off"), sz(512)}))}),
+                                  kBulk)};
+  };
+  std::vector<Stmt> with;
+  with.push_back(comment("The last chunk's ciphertext (encrypted by the last iteration): its 32 block steps woven into\n"
+                         "the keystream pass of the bytes after it.", "schedule.interleave"));
+  with.push_back(if_(op("lt", {sz(256), rest}), stitched("chacha20_lanes8_mac"), stitched("chacha20_lanes4_mac"), kBulk));
+  for (auto &st : then) with.push_back(std::move(st));
+  Stmt last = for_(kSize, "i", sz(0), sz(32),
+                   {absorb_at(at(at(v("ct"), op("subsz", {v("off"), sz(512)})), op("mulsz", {v("i"), sz(16)})))}, kMul);
+  carry_h(last, s, d, "ct", 16);
+  std::vector<Stmt> alone;
+  alone.push_back(comment("The last chunk's ciphertext, encrypted by the last iteration.", kMul));
+  alone.push_back(std::move(last));
+  for (auto &st : other) alone.push_back(std::move(st));
+  return if_(op("lt", {sz(min), rest}), std::move(with), std::move(alone), kBulk);
+}
+
 Function aead(const Spec &s, const Mul64 &d, bool seal) {
   const int n = s.gpr_blocks;
   const std::string blockfn = n == 1 ? "chacha20_block" : fmt::format("chacha20_block{}", n);
@@ -692,28 +747,31 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
     Stmt wloop = while_(op("ge", {op("subsz", {v("len"), v("off")}), sz(512)}), std::move(wide), kBulk);
     carry_h(wloop, s, d, "ct", 512);
     b.push_back(comment("Eight blocks at a time while 512 bytes remain, then one block at a time.", kBulk));
+    const Expr rest = op("subsz", {v("len"), v("off")});
+    auto tail = [&]() {
+      std::vector<Stmt> t;
+      t.push_back(tail_keystream(rest, v("ctr")));
+      pass(t, v("ks"), rest);
+      return if_(op("lt", {v("off"), v("len")}), std::move(t), {}, kBulk);
+    };
+    const char *tail_note = "The last len % 512 bytes: one block in general-purpose registers (up to 64 bytes), else one\n"
+                            "pass of four (up to 256 bytes) or eight blocks of keystream, xored in by words and bytes;\n"
+                            "whole ciphertext blocks, then the zero-padded partial one.";
     if (seal) {
-      Stmt last = for_(kSize, "i", sz(0), sz(32),
-                       {absorb_at(at(at(v("ct"), op("subsz", {v("off"), sz(512)})), op("mulsz", {v("i"), sz(16)})))}, kMul);
-      carry_h(last, s, d, "ct", 16);
+      std::vector<Stmt> then;
+      pass(then, v("ks"), rest);
       b.push_back(if_(op("ge", {v("len"), sz(512)}),
                       {xor8("chacha20_xor8", {}),
                        assign(v("off"), sz(512), kBulk),
                        assign(v("ctr"), u32(9)),
                        std::move(wloop),
-                       comment("The last chunk's ciphertext, encrypted by the last iteration.", kMul),
-                       std::move(last)},
-                      {}, kBulk));
+                       seal_last_chunk(s, d, rest, 64, std::move(then), {comment(tail_note, kBulk), tail()})},
+                      {comment(tail_note, kBulk), tail()}, kBulk));
     } else {
       b.push_back(std::move(wloop));
+      b.push_back(comment(tail_note, kBulk));
+      b.push_back(tail());
     }
-    std::vector<Stmt> tail;
-    tail.push_back(tail_keystream(op("subsz", {v("len"), v("off")}), v("ctr")));
-    pass(tail, v("ks"), op("subsz", {v("len"), v("off")}));
-    b.push_back(comment("The last len % 512 bytes: one block in general-purpose registers (up to 64 bytes), else one\n"
-                        "pass of four (up to 256 bytes) or eight blocks of keystream, xored in by words and bytes;\n"
-                        "whole ciphertext blocks, then the zero-padded partial one.", kBulk));
-    b.push_back(if_(op("lt", {v("off"), v("len")}), std::move(tail), {}, kBulk));
     // Everything after the AAD so far is the path for len > 192: move it under the length test.
     for (size_t i = body_start; i < b.size(); ++i) longer.push_back(std::move(b[i]));
     b.resize(body_start);
@@ -1028,31 +1086,36 @@ Function stream_text_update(const Spec &s, const Mul64 &d, bool seal) {
     carry_h(wloop, s, d, "ct", 512);
     b.push_back(comment("Eight blocks at a time, 32 Poly1305 steps stitched into their rounds (seal: the chunk\n"
                         "the previous iteration encrypted), while 512 bytes remain.", kBulk));
+    // The tail: the last (len % 512) / 64 chunks, rem bytes, with their keystream in ks (made by
+    // `keystream`, or before it by seal's stitched pass): xor and MAC.
+    auto tail = [&](bool keystream) {
+      std::vector<Stmt> t;
+      auto tks = [&](const char *fn) { return std::vector<Stmt>{eval(call(fn, {v("ks"), v("key"), v("nonce"), v("ctr")}))}; };
+      t.push_back(decl(kSize, "rem", op("subsz", {v("whole"), v("off")})));
+      if (keystream) t.push_back(if_(op("lt", {sz(256), v("rem")}), tks("chacha20_lanes8"), tks("chacha20_lanes4"), kBulk));
+      t.push_back(decl(kIn, "ct_tail", at(v("ct"), v("off"))));
+      std::vector<Stmt> tmac = absorb_padded(s, d, "ct_tail", v("rem"));
+      Stmt txor = stream_xor_words(at(v(out), v("off")), at(v(in), v("off")), v("ks"), v("rem"), s);
+      if (!seal) t.insert(t.end(), tmac.begin(), tmac.end());
+      t.push_back(std::move(txor));
+      if (seal) t.insert(t.end(), tmac.begin(), tmac.end());
+      return t;
+    };
+    const char *tail_note = "The last (len % 512) / 64 chunks: one pass of four or eight blocks of keystream.";
+    b.push_back(decl(kSize, "whole", op("subsz", {v("len"), op("andsz", {v("len"), sz(63)})}), kBulk));
+    auto tail_if = [&]() { return if_(op("lt", {v("off"), v("whole")}), tail(true), {}, kBulk); };
     if (seal) {
-      Stmt last = for_(kSize, "i", sz(0), sz(32),
-                       {absorb_at(at(at(v("ct"), op("subsz", {v("off"), sz(512)})), op("mulsz", {v("i"), sz(16)})))}, kMul);
-      carry_h(last, s, d, "ct", 16);
       b.push_back(if_(op("ge", {v("len"), sz(512)}),
                       {xor8("chacha20_xor8", {}), assign(v("off"), sz(512), kBulk),
                        assign(v("ctr"), op("add32", {v("ctr"), u32(8)})), std::move(wloop),
-                       comment("The last chunk's ciphertext, encrypted by the last iteration.", kMul), std::move(last)},
-                      {}, kBulk));
+                       seal_last_chunk(s, d, op("subsz", {v("whole"), v("off")}), 0, tail(false),
+                                       {comment(tail_note, kBulk), tail_if()})},
+                      {comment(tail_note, kBulk), tail_if()}, kBulk));
     } else {
       b.push_back(std::move(wloop));
+      b.push_back(comment(tail_note, kBulk));
+      b.push_back(tail_if());
     }
-    std::vector<Stmt> tail;
-    auto tks = [&](const char *fn) { return std::vector<Stmt>{eval(call(fn, {v("ks"), v("key"), v("nonce"), v("ctr")}))}; };
-    tail.push_back(decl(kSize, "rem", op("subsz", {v("whole"), v("off")})));
-    tail.push_back(if_(op("lt", {sz(256), v("rem")}), tks("chacha20_lanes8"), tks("chacha20_lanes4"), kBulk));
-    tail.push_back(decl(kIn, "ct_tail", at(v("ct"), v("off"))));
-    std::vector<Stmt> tmac = absorb_padded(s, d, "ct_tail", v("rem"));
-    Stmt txor = stream_xor_words(at(v(out), v("off")), at(v(in), v("off")), v("ks"), v("rem"), s);
-    if (!seal) tail.insert(tail.end(), tmac.begin(), tmac.end());
-    tail.push_back(std::move(txor));
-    if (seal) tail.insert(tail.end(), tmac.begin(), tmac.end());
-    b.push_back(comment("The last (len % 512) / 64 chunks: one pass of four or eight blocks of keystream.", kBulk));
-    b.push_back(decl(kSize, "whole", op("subsz", {v("len"), op("andsz", {v("len"), sz(63)})}), kBulk));
-    b.push_back(if_(op("lt", {v("off"), v("whole")}), std::move(tail), {}, kBulk));
   } else {
     b.push_back(decl(Type::array(K::U8, 64 * n, false), "ks", bk(s)));
     auto chunk = [&](const std::string &fn, int blocks) {
@@ -1219,10 +1282,14 @@ Module build_scalar(const Spec &s, const Mul64 &d) {
     // Two sets, not one: the short path is bound by the rounds' latency (about 30 cycles per
     // double round), so a second set of two blocks is free (measured: 16-byte seal 340 cycles
     // with one set or two) and covers messages up to 192 bytes.
-    m.functions.push_back(chacha20_lanes(s, 2));
+    m.functions.push_back(chacha20_lanes(s, 2, false));
     // Four sets (8 blocks) for 193-448 bytes and for tails above 256 bytes: one pass instead of
     // two dependent ones.
-    m.functions.push_back(chacha20_lanes(s, 4));
+    m.functions.push_back(chacha20_lanes(s, 4, false));
+    // Seal's tails after the bulk loop: the last whole chunk's 32 block steps woven into the tail's
+    // keystream pass instead of run after the loop alone.
+    m.functions.push_back(chacha20_lanes(s, 2, true));
+    m.functions.push_back(chacha20_lanes(s, 4, true));
     m.functions.push_back(chacha20_xor8(s, false));
     m.functions.push_back(chacha20_xor8(s, true));
   }
