@@ -4,10 +4,15 @@
 # instead of one fixed depth for all. Run as a build step (runtime/CMakeLists.txt):
 #
 #   cmake -DOUT=<header> -DFAMILIES=<f1|f2> -DOBJ_<f>=<object files, |-separated> [-DFIXED=<bytes>]
-#         -DMARGIN=<bytes> -DFALLBACK=<bytes> -P ChapolyKernelStack.cmake
+#         [-DOBJDUMP=<objdump>] -DMARGIN=<bytes> -DFALLBACK=<bytes> -P ChapolyKernelStack.cmake
 #
-# Depth of a family = its deepest exported entry (chapoly_k_*) + the frames of all its other
-# functions (an upper bound on any call chain: the verifier rejects recursive helpers) + EXTRA_<f>
+# Depth of a family = the deepest call chain from one of its exported entries (chapoly_k_*): the
+# frames along it + 72 bytes per call, the calls read from the objects' x86-64 disassembly (OBJDUMP:
+# direct calls, relocated calls and tail jumps between the family's own functions; calls to libc's
+# leaf routines are inside MARGIN) or, where that is not possible (no OBJDUMP, an indirect call, a function the
+# disassembly names but the frame sizes do not, a cycle) or where it is no smaller, the deepest entry
+# + the frames of all its other functions (an upper bound on any call chain: the verifier rejects
+# recursive helpers); then + EXTRA_<f>
 # (the registry's STACK_EXTRA: what -fstack-usage leaves out, e.g. RVV's vlenb-scaled vector spill
 # slots) + MARGIN (return addresses, the x86-64 red zone, the realignment of 64-byte-aligned
 # frames, libc's leaf frames), rounded up to 64 bytes. FIXED (sanitized or unoptimized builds, or CHAPOLY_STACK_BURN_BYTES set) replaces every
@@ -19,6 +24,71 @@ string(REPLACE "|" ";" FAMILIES "${FAMILIES}")
 foreach(_f IN LISTS FAMILIES)
   string(REPLACE "|" ";" OBJ_${_f} "${OBJ_${_f}}")
 endforeach()
+
+# _chapoly_calls(<object> <out-var>): for each function the object defines, the functions it calls
+# or tail-jumps to, as "name=callee1,callee2" entries in <out-var>; "unknown" where the disassembly
+# cannot say (no OBJDUMP, not x86-64, an indirect call, a call without its relocation).
+function(_chapoly_calls obj out)
+  if(NOT OBJDUMP)
+    set(${out} "unknown" PARENT_SCOPE)
+    return()
+  endif()
+  execute_process(COMMAND "${OBJDUMP}" -dr --no-show-raw-insn "${obj}" OUTPUT_VARIABLE _dis RESULT_VARIABLE _rc
+                  ERROR_QUIET)
+  if(NOT _rc EQUAL 0)
+    set(${out} "unknown" PARENT_SCOPE)
+    return()
+  endif()
+  # Only x86-64's call and jmp are read here; another ISA's calls (RISC-V's jal and call pairs)
+  # would go unseen, so its graph is unknown.
+  if(NOT _dis MATCHES "file format elf64-x86-64")
+    set(${out} "unknown" PARENT_SCOPE)
+    return()
+  endif()
+  string(REPLACE ";" "," _dis "${_dis}")
+  string(REPLACE "\n" ";" _lines "${_dis}")
+  set(_cur "")
+  set(_pending OFF)  # the last line was a call whose target a relocation names
+  set(_names "")
+  foreach(_l IN LISTS _lines)
+    if(_l MATCHES "^[0-9a-f]+ <([^>]+)>:$")
+      set(_cur "${CMAKE_MATCH_1}")
+      list(APPEND _names "${_cur}")
+      set(_calls_${_cur} "")
+      set(_pending OFF)
+    elseif(_pending)
+      set(_pending OFF)
+      # The relocation naming the call's target: a libc routine (not the family's: dropped when
+      # the depths are summed) or a function of another of the family's objects.
+      if(_l MATCHES "R_X86_64_[A-Z0-9_]+[ \t]+([^ \t+-]+)")
+        list(APPEND _calls_${_cur} "${CMAKE_MATCH_1}")
+      else()
+        set(${out} "unknown" PARENT_SCOPE)
+        return()
+      endif()
+    elseif(_l MATCHES "[ \t]call[a-z]*[ \t]+\\*")
+      set(${out} "unknown" PARENT_SCOPE)
+      return()
+    elseif(_l MATCHES "[ \t](call|jmp)[a-z]*[ \t]+(0x)?[0-9a-f]+ <([^>+]+)(\\+0x[0-9a-f]+)?>")
+      # (GNU objdump: "call   fd0 <f>"; llvm-objdump: "callq\t0xfd0 <f>")
+      set(_t "${CMAKE_MATCH_3}")
+      if(CMAKE_MATCH_4)
+        if(CMAKE_MATCH_1 STREQUAL "call")
+          set(_pending ON)
+        endif()
+      elseif(NOT _t STREQUAL _cur AND NOT _cur STREQUAL "")
+        list(APPEND _calls_${_cur} "${_t}")
+      endif()
+    endif()
+  endforeach()
+  set(_res "")
+  foreach(_n IN LISTS _names)
+    list(REMOVE_DUPLICATES _calls_${_n})
+    string(REPLACE ";" "," _c "${_calls_${_n}}")
+    list(APPEND _res "${_n}=${_c}")
+  endforeach()
+  set(${out} "${_res}" PARENT_SCOPE)
+endfunction()
 
 set(_text "// kernel_stack.h: GENERATED at build time by cmake/ChapolyKernelStack.cmake from the\n")
 string(APPEND _text "// compiler's frame sizes of each kernel family (-fstack-usage). Do not edit.\n")
@@ -52,6 +122,9 @@ foreach(_f IN LISTS FAMILIES)
         if(NOT CMAKE_MATCH_3 STREQUAL "static")
           set(_dynamic ON)
         endif()
+        string(REGEX REPLACE "^.*:" "" _plain "${_fn}")  # Clang: file:line:column:name
+        set(_frame_${_f}_${_plain} ${_n})
+        list(APPEND _fns_${_f} "${_plain}")
         if(_fn MATCHES "(^|[: *&])chapoly_k_[A-Za-z0-9_]+( *\\(|$)")
           if(_n GREATER _entry)
             set(_entry ${_n})
@@ -69,8 +142,71 @@ foreach(_f IN LISTS FAMILIES)
       if(DEFINED EXTRA_${_f})
         set(_extra ${EXTRA_${_f}})
       endif()
+      # The call graph, where the disassembly gives it.
+      set(_graph ON)
+      foreach(_o IN LISTS OBJ_${_f})
+        _chapoly_calls("${_o}" _g)
+        if(_g STREQUAL "unknown")
+          set(_graph OFF)
+          break()
+        endif()
+        foreach(_e IN LISTS _g)
+          string(REGEX MATCH "^([^=]+)=(.*)$" _m "${_e}")
+          string(REPLACE "," ";" _cs "${CMAKE_MATCH_2}")
+          set(_callees_${CMAKE_MATCH_1} "${_cs}")
+          set(_defined_${CMAKE_MATCH_1} ON)
+          if(NOT DEFINED _frame_${_f}_${CMAKE_MATCH_1})
+            set(_graph OFF)  # a function the frame sizes do not name (GCC's .su spells declarations)
+          endif()
+        endforeach()
+      endforeach()
+      set(_chain 0)
+      if(_graph)
+        # depth(fn) = frame(fn) + 72 + max depth(callee), relaxed to a fixed point (72: the return
+        # address and up to 64 bytes of realignment of a 32- or 64-byte-aligned frame, which the
+        # frame size leaves out); still changing after as many rounds as functions means a cycle.
+        list(LENGTH _fns_${_f} _nf)
+        foreach(_fn IN LISTS _fns_${_f})
+          set(_d_${_fn} ${_frame_${_f}_${_fn}})
+        endforeach()
+        set(_changed ON)
+        set(_round 0)
+        while(_changed AND _graph)
+          set(_changed OFF)
+          math(EXPR _round "${_round} + 1")
+          if(_round GREATER _nf)
+            set(_graph OFF)
+            break()
+          endif()
+          foreach(_fn IN LISTS _fns_${_f})
+            set(_best 0)
+            foreach(_c IN LISTS _callees_${_fn})
+              if(_defined_${_c} AND DEFINED _d_${_c} AND _d_${_c} GREATER _best)
+                set(_best ${_d_${_c}})
+              endif()
+            endforeach()
+            math(EXPR _nd "${_frame_${_f}_${_fn}} + 72 + ${_best}")
+            if(NOT _nd EQUAL _d_${_fn})
+              set(_d_${_fn} ${_nd})
+              set(_changed ON)
+            endif()
+          endforeach()
+        endwhile()
+        foreach(_fn IN LISTS _fns_${_f})
+          if(_fn MATCHES "^chapoly_k_" AND _d_${_fn} GREATER _chain)
+            set(_chain ${_d_${_fn}})
+          endif()
+        endforeach()
+      endif()
       math(EXPR _depth "((${_entry} + ${_others} + ${_extra} + ${MARGIN} + 63) / 64) * 64")
       set(_why "deepest entry ${_entry} + other functions ${_others} + extra ${_extra} + margin ${MARGIN}")
+      if(_graph AND _chain GREATER 0)
+        math(EXPR _cdepth "((${_chain} + ${_extra} + ${MARGIN} + 63) / 64) * 64")
+        if(_cdepth LESS _depth)
+          set(_depth ${_cdepth})
+          set(_why "deepest call chain ${_chain} (frames + 72 per call, the call graph from the disassembly) + extra ${_extra} + margin ${MARGIN}")
+        endif()
+      endif()
     endif()
   endif()
   string(APPEND _text "#define CHAPOLY_KERNEL_STACK_${_f} ${_depth}  // ${_why}\n")
