@@ -1124,7 +1124,12 @@ struct Eval : Interp<Eval, V> {
       if (e.is_const() && !e.is_numeral()) {
         std::string n = e.decl().name().str();
         size_t b = n.find('[');
-        if (b == std::string::npos || b == 0 || n[0] == '@' || n.find('?') != std::string::npos) continue;  // not a byte read
+        // An unknown is NAME?N (its name may hold a '[': buf[15]?7); a byte read's offset may name
+        // one (ct@2[off@L12?3]), so only a trailing ?N marks an unknown.
+        const size_t q = n.rfind('?');
+        const bool unknown = q != std::string::npos && q + 1 < n.size() &&
+                             n.find_first_not_of("0123456789", q + 1) == std::string::npos;
+        if (b == std::string::npos || b == 0 || n[0] == '@' || unknown) continue;  // not a byte read
         std::string region = n.substr(0, std::min(b, n.find('@')));
         if (!ok.count(region)) return n;
         continue;
