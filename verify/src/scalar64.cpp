@@ -1937,51 +1937,15 @@ struct Eval : Interp<Eval, V> {
     out = atom(it->second);
     return true;
   }
-  // Is `e` exactly sum_{i<8} byte(region, off0 + i) 2^(8i) for bytes the code read? Names it.
-  bool isLe64(const z3::expr &e, std::string &what) {
-    z3::expr n = e.simplify(som);
-    // Only a place whose byte atom occurs in n can start the 8 bytes (every byte's coefficient is
+  // Is `e` exactly sum_{i<n} byte(region, o + i) 2^(8i) for bytes the code read (n little-endian
+  // bytes at o)? Gives the region (as the byte atoms name it: with its write epoch), o and o's text.
+  bool leBytes(const z3::expr &e, unsigned n, std::string &region, std::optional<z3::expr> &o, std::string &offText) {
+    z3::expr x0 = e.simplify(som);
+    // Only a place whose byte atom occurs in x0 can start the n bytes (every byte's coefficient is
     // positive, so none cancels): the places are tried in the same order as over all of memAtomAt.
     std::set<std::string> names;
     std::set<unsigned> seen;
-    std::vector<z3::expr> todo{n};
-    while (!todo.empty()) {
-      z3::expr x = todo.back();
-      todo.pop_back();
-      if (!x.is_app() || !seen.insert(x.id()).second) continue;
-      if (x.num_args() == 0) {
-        if (!x.is_numeral()) names.insert(x.decl().name().str());
-        continue;
-      }
-      for (unsigned i = 0; i < x.num_args(); ++i) todo.push_back(x.arg(i));
-    }
-    for (const auto &[ak, name] : memAtomAt) {
-      if (!names.count(name)) continue;
-      size_t bar = ak.rfind('|');
-      std::string region = ak.substr(0, bar), offText = ak.substr(bar + 1);
-      auto oe = offExprs.find(offText);
-      if (oe == offExprs.end()) continue;
-      z3::expr want = c.int_val(0);
-      bool ok = true;
-      for (unsigned i = 0; i < 8 && ok; ++i) {
-        z3::expr b = c.int_val(0);
-        ok = byteAt(region, (oe->second + c.int_val((int)i)).simplify(som), b);
-        if (ok) want = want + pow2big(8 * i) * b;
-      }
-      if (ok && z3::eq((n - want).simplify(som), c.int_val(0))) {
-        what = "le64(" + region + " + " + offText + ")";
-        return true;
-      }
-    }
-    return false;
-  }
-  // Is `e` exactly sum_{i<16} byte(region, o + i) 2^(8i) for bytes the code read (one 16-byte
-  // little-endian block)? Gives the region (as the byte atoms name it: with its write epoch) and o.
-  bool isLe128(const z3::expr &e, std::string &region, std::optional<z3::expr> &o) {
-    z3::expr n = e.simplify(som);
-    std::set<std::string> names;
-    std::set<unsigned> seen;
-    std::vector<z3::expr> todo{n};
+    std::vector<z3::expr> todo{x0};
     while (!todo.empty()) {
       z3::expr x = todo.back();
       todo.pop_back();
@@ -1999,18 +1963,32 @@ struct Eval : Interp<Eval, V> {
       if (oe == offExprs.end()) continue;
       z3::expr want = c.int_val(0);
       bool ok = true;
-      for (unsigned i = 0; i < 16 && ok; ++i) {
+      for (unsigned i = 0; i < n && ok; ++i) {
         z3::expr b = c.int_val(0);
         ok = byteAt(ak.substr(0, bar), (oe->second + c.int_val((int)i)).simplify(som), b);
         if (ok) want = want + pow2big(8 * i) * b;
       }
-      if (ok && z3::eq((n - want).simplify(som), c.int_val(0))) {
+      if (ok && z3::eq((x0 - want).simplify(som), c.int_val(0))) {
         region = ak.substr(0, bar);
         o = oe->second;
+        offText = ak.substr(bar + 1);
         return true;
       }
     }
     return false;
+  }
+  // Is `e` exactly le64 of 8 bytes the code read? Names it.
+  bool isLe64(const z3::expr &e, std::string &what) {
+    std::string region, offText;
+    std::optional<z3::expr> o;
+    if (!leBytes(e, 8, region, o, offText)) return false;
+    what = "le64(" + region + " + " + offText + ")";
+    return true;
+  }
+  // Is `e` exactly one 16-byte little-endian block of bytes the code read? Gives its region and offset.
+  bool isLe128(const z3::expr &e, std::string &region, std::optional<z3::expr> &o) {
+    std::string offText;
+    return leBytes(e, 16, region, o, offText);
   }
   bool offsetDiff(const std::string &a, const std::string &b, unsigned i) {
     auto ia = offExprs.find(a), ib = offExprs.find(b);
