@@ -27,7 +27,7 @@ endforeach()
 
 # _chapoly_calls(<object> <out-var>): for each function the object defines, the functions it calls
 # or tail-jumps to, as "name=callee1,callee2" entries in <out-var>; "unknown" where the disassembly
-# cannot say (no OBJDUMP, not x86-64, an indirect call, a call without its relocation).
+# cannot say (no OBJDUMP, not x86-64, an indirect call or jump, a call it cannot read).
 function(_chapoly_calls obj out)
   if(NOT OBJDUMP)
     set(${out} "unknown" PARENT_SCOPE)
@@ -48,37 +48,36 @@ function(_chapoly_calls obj out)
   string(REPLACE ";" "," _dis "${_dis}")
   string(REPLACE "\n" ";" _lines "${_dis}")
   set(_cur "")
-  set(_pending OFF)  # the last line was a call whose target a relocation names
+  set(_pending OFF)  # the last line was a call or jump, whose target a relocation may name
   set(_names "")
   foreach(_l IN LISTS _lines)
+    if(_pending)
+      set(_pending OFF)
+      # The relocation naming the target of the call or jump just read (one out of this section:
+      # a libc routine, dropped when the depths are summed, or a function of another of the
+      # family's objects or sections).
+      if(_l MATCHES "R_X86_64_[A-Z0-9_]+[ \t]+([^ \t+-]+)")
+        list(APPEND _calls_${_cur} "${CMAKE_MATCH_1}")
+        continue()
+      endif()
+    endif()
     if(_l MATCHES "^[0-9a-f]+ <([^>]+)>:$")
       set(_cur "${CMAKE_MATCH_1}")
       list(APPEND _names "${_cur}")
       set(_calls_${_cur} "")
-      set(_pending OFF)
-    elseif(_pending)
-      set(_pending OFF)
-      # The relocation naming the call's target: a libc routine (not the family's: dropped when
-      # the depths are summed) or a function of another of the family's objects.
-      if(_l MATCHES "R_X86_64_[A-Z0-9_]+[ \t]+([^ \t+-]+)")
-        list(APPEND _calls_${_cur} "${CMAKE_MATCH_1}")
-      else()
-        set(${out} "unknown" PARENT_SCOPE)
-        return()
-      endif()
-    elseif(_l MATCHES "[ \t]call[a-z]*[ \t]+\\*")
-      set(${out} "unknown" PARENT_SCOPE)
+    elseif(_l MATCHES "[ \t](call|jmp)[a-z]*[ \t]+\\*")
+      set(${out} "unknown" PARENT_SCOPE)  # an indirect call or jump
       return()
     elseif(_l MATCHES "[ \t](call|jmp)[a-z]*[ \t]+(0x)?[0-9a-f]+ <([^>+]+)(\\+0x[0-9a-f]+)?>")
       # (GNU objdump: "call   fd0 <f>"; llvm-objdump: "callq\t0xfd0 <f>")
       set(_t "${CMAKE_MATCH_3}")
-      if(CMAKE_MATCH_4)
-        if(CMAKE_MATCH_1 STREQUAL "call")
-          set(_pending ON)
-        endif()
-      elseif(NOT _t STREQUAL _cur AND NOT _cur STREQUAL "")
+      set(_pending ON)
+      if(NOT CMAKE_MATCH_4 AND NOT _t STREQUAL _cur AND NOT _cur STREQUAL "")
         list(APPEND _calls_${_cur} "${_t}")
       endif()
+    elseif(_l MATCHES "[ \t]call[a-z]*[ \t]")
+      set(${out} "unknown" PARENT_SCOPE)  # a call this reading does not know
+      return()
     endif()
   endforeach()
   set(_res "")
