@@ -1130,7 +1130,7 @@ struct Eval : Interp<Eval, V> {
         const bool unknown = q != std::string::npos && q + 1 < n.size() &&
                              n.find_first_not_of("0123456789", q + 1) == std::string::npos;
         if (b == std::string::npos || b == 0 || n[0] == '@' || unknown) continue;  // not a byte read
-        std::string region = n.substr(0, std::min(b, n.find('@')));
+        std::string region = unEpoch(n.substr(0, b));
         if (!ok.count(region)) return n;
         continue;
       }
@@ -1200,9 +1200,7 @@ struct Eval : Interp<Eval, V> {
     std::string region;
     std::optional<z3::expr> o;
     if (isLe128(M, region, o)) {
-      const size_t ep = region.find('@');
-      auto base = ep == 0 ? std::nullopt : macBase(region.substr(0, ep));
-      if (base) {
+      if (auto base = macBase(unEpoch(region))) {
         z3::expr pos = (*base + *o).simplify(som);
         addOrderClaim(at, w, cursorAt(pos, "the whole block's start"));
         cursor = (pos + 16).simplify(som);
@@ -1274,6 +1272,8 @@ struct Eval : Interp<Eval, V> {
     const MsgPart *p = messagePart(m, region);
     return p ? std::optional<z3::expr>(p->len) : std::nullopt;
   }
+  // A byte atom's region without its write epoch ("ct@2" -> "ct"; a local array's "@arr:.." -> "").
+  static std::string unEpoch(const std::string &region) { return region.substr(0, region.find('@')); }
   std::optional<z3::expr> macBase(const std::string &region) {
     Message m = message();
     const MsgPart *p = messagePart(m, region);

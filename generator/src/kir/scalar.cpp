@@ -7,6 +7,7 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 
 namespace chapoly::gen::kir {
@@ -647,21 +648,29 @@ Stmt tail_keystream(Expr rem, Expr counter) {
              {if_(op("lt", {sz(64), rem}), pass("chacha20_lanes4"), pass("chacha20_block"))}, kBulk);
 }
 
+// One row-layout keystream pass into ks from block ctr for a tail of `rest` bytes: 8 blocks over 256
+// bytes, else 4. With `chunk`, the stitched twin (chacha20_lanes<n>_mac) that also absorbs the 32
+// Poly1305 blocks at `chunk` into h.
+Stmt lanes_pass(const Expr &rest, const std::optional<Expr> &chunk) {
+  auto call_of = [&](int blocks) {
+    std::vector<Expr> a = {v("ks"), v("key"), v("nonce"), v("ctr")};
+    if (chunk)
+      for (Expr e : {v("h0"), v("h1"), v("h2"), v("r0"), v("r1"), v("s1"), *chunk}) a.push_back(std::move(e));
+    return std::vector<Stmt>{eval(call(fmt::format("chacha20_lanes{}{}", blocks, chunk ? "_mac" : ""), std::move(a)))};
+  };
+  return if_(op("lt", {sz(256), rest}), call_of(8), call_of(4), kBulk);
+}
+
 // Seal, after its bulk loop: the last whole chunk, ct[off - 512, off), absorbed. When more than
 // `min` of the `rest` bytes after it remain, its 32 block steps are woven into their keystream pass
 // (chacha20_lanes<n>_mac, 4 blocks up to 256 bytes, else 8) and `then` (their xor and MAC, the
 // keystream in ks) follows; else the steps run alone, then `other`.
 Stmt seal_last_chunk(const Spec &s, const Mul64 &d, const Expr &rest, uint64_t min, std::vector<Stmt> then,
                      std::vector<Stmt> other) {
-  auto stitched = [&](const char *fn) {
-    return std::vector<Stmt>{eval(call(fn, {v("ks"), v("key"), v("nonce"), v("ctr"), v("h0"), v("h1"), v("h2"), v("r0"),
-                                            v("r1"), v("s1"), at(v("ct"), op("subsz", {v("off"), sz(512)}))}),
-                                  kBulk)};
-  };
   std::vector<Stmt> with;
   with.push_back(comment("The last chunk's ciphertext (encrypted by the last iteration): its 32 block steps woven into\n"
                          "the keystream pass of the bytes after it.", "schedule.interleave"));
-  with.push_back(if_(op("lt", {sz(256), rest}), stitched("chacha20_lanes8_mac"), stitched("chacha20_lanes4_mac"), kBulk));
+  with.push_back(lanes_pass(rest, at(v("ct"), op("subsz", {v("off"), sz(512)}))));
   for (auto &st : then) with.push_back(std::move(st));
   Stmt last = for_(kSize, "i", sz(0), sz(32),
                    {absorb_at(at(at(v("ct"), op("subsz", {v("off"), sz(512)})), op("mulsz", {v("i"), sz(16)})))}, kMul);
@@ -1090,9 +1099,8 @@ Function stream_text_update(const Spec &s, const Mul64 &d, bool seal) {
     // `keystream`, or before it by seal's stitched pass): xor and MAC.
     auto tail = [&](bool keystream) {
       std::vector<Stmt> t;
-      auto tks = [&](const char *fn) { return std::vector<Stmt>{eval(call(fn, {v("ks"), v("key"), v("nonce"), v("ctr")}))}; };
       t.push_back(decl(kSize, "rem", op("subsz", {v("whole"), v("off")})));
-      if (keystream) t.push_back(if_(op("lt", {sz(256), v("rem")}), tks("chacha20_lanes8"), tks("chacha20_lanes4"), kBulk));
+      if (keystream) t.push_back(lanes_pass(v("rem"), std::nullopt));
       t.push_back(decl(kIn, "ct_tail", at(v("ct"), v("off"))));
       std::vector<Stmt> tmac = absorb_padded(s, d, "ct_tail", v("rem"));
       Stmt txor = stream_xor_words(at(v(out), v("off")), at(v(in), v("off")), v("ks"), v("rem"), s);
