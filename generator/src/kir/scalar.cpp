@@ -185,14 +185,15 @@ std::vector<Stmt> weave(std::vector<Stmt> main, std::vector<std::vector<Stmt>> s
 }
 
 // The ten double rounds of a keystream helper (`round`: one double round's statements). Without
-// `mac`, a loop. With it (a stitched helper: h0..h2 in locals, r0, r1, s1 and the 512-byte `mac`
-// in scope), the 32 Poly1305 block steps over mac[0..512) join them: with schedule.interleave = N
-// > 0 the double rounds are unrolled and N steps are woven into each (the leftovers into the last),
-// so the general-purpose multiplier works beside the vector units; with 0 the steps follow the rounds.
-void rounds_with_mac(std::vector<Stmt> &b, const Spec &s, std::vector<Stmt> round, bool mac) {
+// MAC blocks (mac_blocks = 0), a loop. With them (a stitched helper: h0..h2 in locals, r0, r1, s1
+// and the 16 * mac_blocks bytes at `mac` in scope), the mac_blocks Poly1305 block steps over
+// mac[0..16 mac_blocks) join them: with schedule.interleave = N > 0 the double rounds are unrolled
+// and N steps are woven into each (the leftovers into the last), so the general-purpose multiplier
+// works beside the vector units; with 0 the steps follow the rounds.
+void rounds_with_mac(std::vector<Stmt> &b, const Spec &s, std::vector<Stmt> round, int mac_blocks) {
+  const bool mac = mac_blocks > 0;
   std::vector<std::vector<Stmt>> msteps;
-  if (mac)
-    for (uint64_t k = 0; k < 32; ++k) msteps.push_back({absorb_at(v("mac"), 16 * k)});
+  for (uint64_t k = 0; k < static_cast<uint64_t>(mac_blocks); ++k) msteps.push_back({absorb_at(v("mac"), 16 * k)});
   if (mac && s.interleave > 0) {
     b.push_back(comment(fmt::format("20 rounds: 10 double rounds, unrolled, with {} Poly1305 block steps woven into each\n"
                                     "(the leftovers into the last).", s.interleave), "schedule.interleave"));
@@ -210,23 +211,24 @@ void rounds_with_mac(std::vector<Stmt> &b, const Spec &s, std::vector<Stmt> roun
     b.push_back(comment("20 rounds: 10 double rounds."));
     b.push_back(for_(kSize, "i", sz(0), sz(10), std::move(round)));
     if (mac) {
-      b.push_back(comment("Poly1305 over mac[0..512), after the rounds (schedule.interleave = 0).", "schedule.interleave"));
+      b.push_back(comment(fmt::format("Poly1305 over mac[0..{}), after the rounds (schedule.interleave = 0).", 16 * mac_blocks),
+                          "schedule.interleave"));
       for (auto &st : msteps) b.push_back(std::move(st[0]));
     }
   }
 }
 
 // The stitched helpers' extra parameters, contract part and h locals (chacha20_xor8_mac,
-// chacha20_lanes<n>_mac): h = acc0..acc2 in, r0, r1, s1 the clamped key, mac the 512 bytes absorbed.
+// chacha20_lanes<n>_mac[k]): h = acc0..acc2 in, r0, r1, s1 the clamped key, mac the bytes absorbed.
 void add_mac_params(Function &f) {
   for (const char *h : {"acc0", "acc1", "acc2"}) f.params.push_back({kRef64, h});
   for (const char *r : {"r0", "r1", "s1"}) f.params.push_back({kU64, r});
   f.params.push_back({kIn, "mac"});
 }
 
-nlohmann::ordered_json mac_contract(const Spec &s) {
+nlohmann::ordered_json mac_contract(const Spec &s, int mac_blocks) {
   return {{"role", "poly1305.blocks"}, {"acc", {"acc0", "acc1", "acc2"}}, {"key", {"r0", "r1"}},
-          {"derived", {{"s1", "r1 + (r1 >> 2)"}}}, {"msg", "mac"}, {"block_bytes", 512}, {"pad", 1},
+          {"derived", {{"s1", "r1 + (r1 >> 2)"}}}, {"msg", "mac"}, {"block_bytes", 16 * mac_blocks}, {"pad", 1},
           {"interleave", s.interleave}, {"spec", spec_ref(s, "schedule.interleave")}};
 }
 
@@ -235,6 +237,12 @@ void mac_locals_in(std::vector<Stmt> &b) {
                       "(out may alias it), a store and a load in every block step's dependency chain (docs/benchmarks.md,\n"
                       "\"The avx2 kernels\": 6-9% of the 16 KiB seal and open on a Zen 3).", "schedule.interleave"));
   for (int i = 0; i < 3; ++i) b.push_back(decl(kU64, fmt::format("h{}", i), v(fmt::format("acc{}", i))));
+}
+
+// The name suffix of a row-layout pass that absorbs mac_blocks Poly1305 blocks: "" (none), "_mac"
+// (a 512-byte chunk) or "_mac<k>".
+std::string lanes_mac_suffix(int mac_blocks) {
+  return mac_blocks == 0 ? "" : mac_blocks == 32 ? "_mac" : fmt::format("_mac{}", mac_blocks);
 }
 
 void mac_locals_out(std::vector<Stmt> &b) {
@@ -264,7 +272,7 @@ Function chacha20_xor8(const Spec &s, bool mac) {
   nlohmann::ordered_json c = {{"role", "chacha20.block"}, {"blocks", 8}, {"xor", true}, {"out", "out"},
                               {"in", "in"}, {"key", "key"}, {"nonce", "nonce"}, {"counter", "counter"},
                               {"spec", spec_ref(s, kBulk)}};
-  if (mac) c["mac"] = mac_contract(s);
+  if (mac) c["mac"] = mac_contract(s, 32);
   f.contract = c.dump();
   const Type kV = Type::vec(256);
   auto &b = f.body;
@@ -296,7 +304,7 @@ Function chacha20_xor8(const Spec &s, bool mac) {
       }
     }
   }
-  rounds_with_mac(b, s, std::move(round), mac);
+  rounds_with_mac(b, s, std::move(round), mac ? 32 : 0);
   b.push_back(comment("Feed-forward."));
   for (int i = 0; i < 16; ++i)
     b.push_back(assign(v(fmt::format("x{}", i)), op("vadd32", {v(fmt::format("x{}", i)), v(fmt::format("j{}", i))})));
@@ -334,13 +342,16 @@ Function chacha20_xor8(const Spec &s, bool mac) {
 // for independent dependency chains; the diagonal round rotates the words of rows b, c, d within
 // each lane (vpshufd) and back. With counter 0, bytes 0..32 are the one-time Poly1305 key and
 // the blocks after it the keystream of a message of up to 64 (sets = 1) or 192 (sets = 2) bytes:
-// one pass for both. With `mac` (chacha20_lanes<n>_mac), the pass also absorbs the 32 Poly1305
-// blocks at mac[0..512) into h, woven into its rounds: seal's last whole chunk beside the keystream
-// of the bytes after it, which this latency-bound pass leaves the general-purpose pipes free for.
-Function chacha20_lanes(const Spec &s, int sets, bool mac) {
+// one pass for both. With mac_blocks > 0 (chacha20_lanes<n>_mac for 32, chacha20_lanes<n>_mac<k>
+// for another k), the pass also absorbs the mac_blocks Poly1305 blocks at mac[0..16 mac_blocks)
+// into h, woven into its rounds, which this latency-bound pass leaves the general-purpose pipes free
+// for: seal's last whole chunk beside the keystream of the bytes after it (32), and open's first
+// 256 bytes of a tail beside their own keystream (16: open absorbs its input).
+Function chacha20_lanes(const Spec &s, int sets, int mac_blocks) {
   const int nb = 2 * sets;
+  const bool mac = mac_blocks > 0;
   Function f;
-  f.name = fmt::format("chacha20_lanes{}{}", nb, mac ? "_mac" : "");
+  f.name = fmt::format("chacha20_lanes{}{}", nb, lanes_mac_suffix(mac_blocks));
   f.params = {{Type::array(K::U8, 64 * nb, false), "out"}, {Type::array(K::U8, 32, true), "key"},
               {Type::array(K::U8, 12, true), "nonce"}, {kU32, "counter"}};
   if (mac) add_mac_params(f);
@@ -349,12 +360,12 @@ Function chacha20_lanes(const Spec &s, int sets, bool mac) {
                       "(rows a, b, c, d in ymm; {} set(s) of two blocks interleaved): out = {} bytes of keystream.",
                       nb, nb - 1, sets, 64 * nb);
   if (mac)
-    f.doc += fmt::format("\nStitched: also h = Poly1305 blocks mac[0..512) absorbed into h (32 poly1305_block steps,\n"
+    f.doc += fmt::format("\nStitched: also h = Poly1305 blocks mac[0..{}) absorbed into h ({} poly1305_block steps,\n"
                          "{} per double round), so the multiplies run beside the vector rounds. mac may not overlap out.",
-                         s.interleave);
+                         16 * mac_blocks, mac_blocks, s.interleave);
   nlohmann::ordered_json c = {{"role", "chacha20.block"}, {"blocks", nb}, {"out", "out"}, {"key", "key"},
                               {"nonce", "nonce"}, {"counter", "counter"}, {"spec", spec_ref(s, kBulk)}};
-  if (mac) c["mac"] = mac_contract(s);
+  if (mac) c["mac"] = mac_contract(s, mac_blocks);
   f.contract = c.dump();
   const Type kV = Type::vec(256);
   auto &b = f.body;
@@ -410,7 +421,7 @@ Function chacha20_lanes(const Spec &s, int sets, bool mac) {
   shuffle(1, 2, 3);
   qr();
   shuffle(3, 2, 1);
-  rounds_with_mac(b, s, std::move(round), mac);
+  rounds_with_mac(b, s, std::move(round), mac_blocks);
   b.push_back(comment("Feed-forward; block 2k + l is lane l of set k: bytes 0..32 are rows a, b, 32..64 rows c, d."));
   for (int k = 0; k < sets; ++k) {
     for (int r = 0; r < 4; ++r)
@@ -649,14 +660,15 @@ Stmt tail_keystream(Expr rem, Expr counter) {
 }
 
 // One row-layout keystream pass into ks from block ctr for a tail of `rest` bytes: 8 blocks over 256
-// bytes, else 4. With `chunk`, the stitched twin (chacha20_lanes<n>_mac) that also absorbs the 32
-// Poly1305 blocks at `chunk` into h.
-Stmt lanes_pass(const Expr &rest, const std::optional<Expr> &chunk) {
+// bytes, else 4. With `chunk`, the stitched twin (chacha20_lanes<n>_mac[k]) that also absorbs the
+// mac_blocks Poly1305 blocks at `chunk` into h.
+Stmt lanes_pass(const Expr &rest, const std::optional<Expr> &chunk, int mac_blocks) {
   auto call_of = [&](int blocks) {
     std::vector<Expr> a = {v("ks"), v("key"), v("nonce"), v("ctr")};
     if (chunk)
       for (Expr e : {v("h0"), v("h1"), v("h2"), v("r0"), v("r1"), v("s1"), *chunk}) a.push_back(std::move(e));
-    return std::vector<Stmt>{eval(call(fmt::format("chacha20_lanes{}{}", blocks, chunk ? "_mac" : ""), std::move(a)))};
+    return std::vector<Stmt>{
+        eval(call(fmt::format("chacha20_lanes{}{}", blocks, lanes_mac_suffix(chunk ? mac_blocks : 0)), std::move(a)))};
   };
   return if_(op("lt", {sz(256), rest}), call_of(8), call_of(4), kBulk);
 }
@@ -670,7 +682,7 @@ Stmt seal_last_chunk(const Spec &s, const Mul64 &d, const Expr &rest, uint64_t m
   std::vector<Stmt> with;
   with.push_back(comment("The last chunk's ciphertext (encrypted by the last iteration): its 32 block steps woven into\n"
                          "the keystream pass of the bytes after it.", "schedule.interleave"));
-  with.push_back(lanes_pass(rest, at(v("ct"), op("subsz", {v("off"), sz(512)}))));
+  with.push_back(lanes_pass(rest, at(v("ct"), op("subsz", {v("off"), sz(512)})), 32));
   for (auto &st : then) with.push_back(std::move(st));
   Stmt last = for_(kSize, "i", sz(0), sz(32),
                    {absorb_at(at(at(v("ct"), op("subsz", {v("off"), sz(512)})), op("mulsz", {v("i"), sz(16)})))}, kMul);
@@ -680,6 +692,22 @@ Stmt seal_last_chunk(const Spec &s, const Mul64 &d, const Expr &rest, uint64_t m
   alone.push_back(std::move(last));
   for (auto &st : other) alone.push_back(std::move(st));
   return if_(op("lt", {sz(min), rest}), std::move(with), std::move(alone), kBulk);
+}
+
+// Open, a tail of `rem` bytes after the bulk loop (r is known there): `plain` (its keystream pass,
+// then its MAC, then `xor`) when fewer than 256 bytes remain; else the pass absorbs the tail's first
+// 256 bytes (16 block steps woven into its rounds, chacha20_lanes<n>_mac16), the steps after them
+// run alone, then `xor`. Open absorbs its input, so the pass need not wait for its own keystream.
+Stmt open_tail(const Spec &s, const Mul64 &d, const Expr &rem, std::vector<Stmt> plain, std::vector<Stmt> xor_) {
+  std::vector<Stmt> with;
+  with.push_back(comment("256 bytes or more: their first 16 block steps woven into their own keystream pass.",
+                         "schedule.interleave"));
+  with.push_back(decl(kIn, "ct_tail", at(v("ct"), v("off"))));
+  with.push_back(lanes_pass(rem, v("ct_tail"), 16));
+  with.push_back(decl(kIn, "ct_more", at(v("ct_tail"), sz(256))));
+  for (auto &st : absorb_padded(s, d, "ct_more", op("subsz", {rem, sz(256)}))) with.push_back(std::move(st));
+  for (auto &st : xor_) with.push_back(std::move(st));
+  return if_(op("ge", {rem, sz(256)}), std::move(with), std::move(plain), kBulk);
 }
 
 Function aead(const Spec &s, const Mul64 &d, bool seal) {
@@ -761,6 +789,14 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
       std::vector<Stmt> t;
       t.push_back(tail_keystream(rest, v("ctr")));
       pass(t, v("ks"), rest);
+      if (!seal) {
+        // Under 256 bytes here: one block or a four-block pass.
+        std::vector<Stmt> plain;
+        plain.push_back(if_(op("lt", {sz(64), rest}), {eval(call("chacha20_lanes4", {v("ks"), v("key"), v("nonce"), v("ctr")}))},
+                            {eval(call("chacha20_block", {v("ks"), v("key"), v("nonce"), v("ctr")}))}, kBulk));
+        pass(plain, v("ks"), rest);
+        t = {open_tail(s, d, rest, std::move(plain), xor_words_then_bytes(at(v(out), v("off")), at(v(in), v("off")), v("ks"), rest))};
+      }
       return if_(op("lt", {v("off"), v("len")}), std::move(t), {}, kBulk);
     };
     const char *tail_note = "The last len % 512 bytes: one block in general-purpose registers (up to 64 bytes), else one\n"
@@ -1099,15 +1135,26 @@ Function stream_text_update(const Spec &s, const Mul64 &d, bool seal) {
     // `keystream`, or before it by seal's stitched pass): xor and MAC.
     auto tail = [&](bool keystream) {
       std::vector<Stmt> t;
-      t.push_back(decl(kSize, "rem", op("subsz", {v("whole"), v("off")})));
-      if (keystream) t.push_back(lanes_pass(v("rem"), std::nullopt));
+      // (Open: under 256 bytes here, so four blocks.)
+      if (keystream)
+        t.push_back(seal ? lanes_pass(v("rem"), std::nullopt, 0)
+                         : eval(call("chacha20_lanes4", {v("ks"), v("key"), v("nonce"), v("ctr")}), kBulk));
       t.push_back(decl(kIn, "ct_tail", at(v("ct"), v("off"))));
       std::vector<Stmt> tmac = absorb_padded(s, d, "ct_tail", v("rem"));
       Stmt txor = stream_xor_words(at(v(out), v("off")), at(v(in), v("off")), v("ks"), v("rem"), s);
       if (!seal) t.insert(t.end(), tmac.begin(), tmac.end());
       t.push_back(std::move(txor));
       if (seal) t.insert(t.end(), tmac.begin(), tmac.end());
-      return t;
+      std::vector<Stmt> out_;
+      out_.push_back(decl(kSize, "rem", op("subsz", {v("whole"), v("off")})));
+      if (seal) {
+        for (auto &st : t) out_.push_back(std::move(st));
+      } else {
+        std::vector<Stmt> x;
+        x.push_back(stream_xor_words(at(v(out), v("off")), at(v(in), v("off")), v("ks"), v("rem"), s));
+        out_.push_back(open_tail(s, d, v("rem"), std::move(t), std::move(x)));
+      }
+      return out_;
     };
     const char *tail_note = "The last (len % 512) / 64 chunks: one pass of four or eight blocks of keystream.";
     b.push_back(decl(kSize, "whole", op("subsz", {v("len"), op("andsz", {v("len"), sz(63)})}), kBulk));
@@ -1290,14 +1337,17 @@ Module build_scalar(const Spec &s, const Mul64 &d) {
     // Two sets, not one: the short path is bound by the rounds' latency (about 30 cycles per
     // double round), so a second set of two blocks is free (measured: 16-byte seal 340 cycles
     // with one set or two) and covers messages up to 192 bytes.
-    m.functions.push_back(chacha20_lanes(s, 2, false));
+    m.functions.push_back(chacha20_lanes(s, 2, 0));
     // Four sets (8 blocks) for 193-448 bytes and for tails above 256 bytes: one pass instead of
     // two dependent ones.
-    m.functions.push_back(chacha20_lanes(s, 4, false));
+    m.functions.push_back(chacha20_lanes(s, 4, 0));
     // Seal's tails after the bulk loop: the last whole chunk's 32 block steps woven into the tail's
     // keystream pass instead of run after the loop alone.
-    m.functions.push_back(chacha20_lanes(s, 2, true));
-    m.functions.push_back(chacha20_lanes(s, 4, true));
+    m.functions.push_back(chacha20_lanes(s, 2, 32));
+    m.functions.push_back(chacha20_lanes(s, 4, 32));
+    // Open's tails of 256 bytes or more: their own first 16 block steps woven into their pass.
+    m.functions.push_back(chacha20_lanes(s, 2, 16));
+    m.functions.push_back(chacha20_lanes(s, 4, 16));
     m.functions.push_back(chacha20_xor8(s, false));
     m.functions.push_back(chacha20_xor8(s, true));
   }
