@@ -1,7 +1,7 @@
 // frontend.cpp: Clang libTooling -> cv::File (ir.h).
 //
 // The only translation unit that includes Clang headers (keeps the build to one heavy TU).
-// It parses an emitted kernel with the runtime's compile flags and lowers every function defined
+// It parses an emitted kernel with its ISA flags and language standard and lowers every function defined
 // in the main file. Intrinsics that Clang implements as macros over __builtin_ia32_* are
 // recognised by the outermost `_mm*` macro name written in the emitted file; the builtin they
 // expand to is recorded so the semantics table can check it. Anything outside the dialect is a
@@ -31,6 +31,7 @@
 #include <cstdio>
 #include <optional>
 #include <map>
+#include <set>
 #include <sstream>
 #include <unordered_map>
 
@@ -871,6 +872,70 @@ static void rejectHiddenPaths(const File &f, std::vector<FrontendError> &errs) {
   }
 }
 
+// The build compiles a kernel with flags the verifier does not parse it with (optimisation, -g,
+// -fPIC, the build type's -DNDEBUG, a user's CMAKE_CXX_FLAGS): they change no code unless the code
+// asks for them, and the only way it can ask without failing to parse here is a conditional
+// directive (#ifdef NDEBUG ... #endif compiles one branch in the build and the other here; found
+// by the stop-42 review, which flipped a tag bit that way past the proof gate). So the files the
+// kernel brings (every file clang read that is not a system header: the kernel source and its own
+// headers) may hold none, but for a header's include guard (#ifndef G as the file's first
+// directive, then #define G, closed by its last #endif) and #ifdef / #ifndef __cplusplus (C++ in
+// both, -std is part of both flag sets).
+static void rejectConditionalDirectives(clang::ASTContext &ctx, std::vector<FrontendError> &errs) {
+  clang::SourceManager &sm = ctx.getSourceManager();
+  const clang::LangOptions &lo = ctx.getLangOpts();
+  for (unsigned i = 0; i < sm.local_sloc_entry_size(); ++i) {
+    const clang::SrcMgr::SLocEntry &e = sm.getLocalSLocEntry(i);
+    if (!e.isFile() || clang::SrcMgr::isSystem(e.getFile().getFileCharacteristic())) continue;
+    if (!e.getFile().getContentCache().OrigEntry) continue;  // <built-in>, <command line>: no file
+    const clang::FileID fid = sm.getFileID(clang::SourceLocation::getFromRawEncoding(e.getOffset()));
+    if (fid.isInvalid()) continue;
+    std::optional<llvm::MemoryBufferRef> buf = sm.getBufferOrNone(fid);
+    if (!buf) continue;
+    const bool isMain = fid == sm.getMainFileID();
+    // The directives, in order: (name, its first argument, location).
+    struct Dir { std::string name, arg; clang::SourceLocation loc; };
+    std::vector<Dir> dirs;
+    clang::Lexer lex(fid, *buf, sm, lo);
+    lex.SetCommentRetentionState(false);
+    clang::Token t;
+    bool afterHash = false, wantArg = false;
+    clang::SourceLocation hashLoc;
+    while (!lex.LexFromRawLexer(t) || t.isNot(clang::tok::eof)) {
+      if (t.is(clang::tok::eof)) break;
+      if (wantArg) {
+        wantArg = false;
+        if (!t.isAtStartOfLine() && t.is(clang::tok::raw_identifier)) dirs.back().arg = t.getRawIdentifier().str();
+      }
+      if (afterHash) {
+        afterHash = false;
+        if (!t.isAtStartOfLine() && t.is(clang::tok::raw_identifier)) {
+          dirs.push_back({t.getRawIdentifier().str(), "", hashLoc});
+          wantArg = true;
+        }
+      }
+      if (t.is(clang::tok::hash) && t.isAtStartOfLine()) afterHash = true, hashLoc = t.getLocation();
+    }
+    static const std::set<std::string> conditional = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif"};
+    const bool guarded = !isMain && dirs.size() >= 3 && dirs[0].name == "ifndef" && dirs[1].name == "define" &&
+                         dirs[1].arg == dirs[0].arg && !dirs[0].arg.empty() && dirs.back().name == "endif";
+    for (size_t k = 0; k < dirs.size(); ++k) {
+      const Dir &d = dirs[k];
+      if (!conditional.count(d.name)) continue;
+      if (guarded && (k == 0 || k + 1 == dirs.size())) continue;
+      if ((d.name == "ifdef" || d.name == "ifndef") && d.arg == "__cplusplus") continue;
+      if (d.name == "endif") continue;  // it closes one of the above; any other opener fails
+      const clang::PresumedLoc pl = sm.getPresumedLoc(d.loc);
+      errs.push_back({pl.isValid() ? pl.getFilename() : sm.getFileEntryForID(fid)->getName().str(),
+                      pl.isValid() ? SrcLoc{pl.getLine(), pl.getColumn()} : SrcLoc{},
+                      "conditional preprocessing ('#" + d.name + (d.arg.empty() ? "" : " " + d.arg) +
+                          "') in a file the kernel brings: the build compiles it with flags this parse does not "
+                          "see (-DNDEBUG, -O2, -fPIC, ...), so it may build the other branch; only a header's "
+                          "include guard and #ifdef __cplusplus are allowed"});
+    }
+  }
+}
+
 namespace {
 // Prints clang's diagnostics as the compiler would, and remembers where the first error is.
 struct FirstError : clang::DiagnosticConsumer {
@@ -956,6 +1021,8 @@ bool parseKernelFile(const std::string &path, const std::vector<std::string> &fl
       return false;
     }
   }
+  rejectConditionalDirectives(ctx, errs);
+  if (!errs.empty()) return false;
   Lowerer L(ctx, out, errs);
   L.run(ctx.getTranslationUnitDecl());
   if (errs.empty()) rejectRecursion(out, errs);

@@ -15,7 +15,7 @@ namespace cv {
 
 std::vector<std::string> trustBase() {
   return {
-      "Clang 16 parses the emitted C++ with the runtime's compile flags (the AST is what is proved)",
+      "Clang 16 parses the emitted C++ with the kernel's ISA flags and language standard (the AST is what is proved); the build's other flags (optimisation, -g, -fPIC, -DNDEBUG) change no code the kernel does not ask for, and it may not ask: a conditional directive in the kernel or its own headers is refused, but for an include guard and #ifdef __cplusplus",
       "Z3 4.8.12 decides each query (unsat = proved; unknown is reported as TIMEOUT, never a pass)",
       "the intrinsic semantics table (verify/src/intrinsics.cpp), each entry tested against the real "
       "instruction by tests/verify/intrinsics_test.cpp (x86) and tests/riscv/rvv_intrinsics_test.cpp "
