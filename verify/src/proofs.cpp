@@ -2191,8 +2191,9 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
       Obligation &o = addObl(kr, f, "final-reduction", kernel.loc, "no final-reduction helper", kernel.name);
       if (selected(opt, o)) {
         o.res = Res::FAILED;
-        o.cex = "the kernel multiplies with IFMA but calls no final-reduction helper (a function named *final* "
-                "or marked // chapoly-final-reduction, taking the tag pointer and the limbs): the tag is unproved";
+        o.cex = "the kernel computes Poly1305 (it multiplies with IFMA or 64x64->128, or its role makes a tag) but "
+                "calls no final-reduction helper (a function named *final* or marked // chapoly-final-reduction, "
+                "taking the tag pointer and the limbs): the tag is unproved";
       } else {
         o.skipped = true;
       }
