@@ -198,9 +198,10 @@ void load_key(const std::string &path, Secret &key, struct stat &key_st) {
 // handlers and the destructor remove.
 class Output {
  public:
-  // `avoid` lists files the output must not be (the key file, the input).
-  Output(const std::string &path, bool replace, const std::vector<struct stat> &avoid)
-      : path_(path), replace_(replace) {
+  // `avoid` lists files the output must not be (the key file, the input). `keep_mode`: a file
+  // this one replaces passes on its permission bits (seal, open); else the result is 0600 (a key).
+  Output(const std::string &path, bool replace, const std::vector<struct stat> &avoid, bool keep_mode)
+      : path_(path), replace_(replace), keep_mode_(keep_mode) {
     if (path == "-") {
       // `chapoly seal --in f --out - >> f` would read its own output until the disk is full,
       // and `open --out - >> sealed` would append plaintext to the sealed file: stdout must not
@@ -281,8 +282,13 @@ class Output {
     }
     // The target may have changed since the check: look again right before replacing it.
     struct stat st {};
-    if (lstat(path_.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    const bool exists = lstat(path_.c_str(), &st) == 0;
+    if (exists && !S_ISREG(st.st_mode))
       fail(fmt::format("'{}' is {}: refusing to replace it", path_, file_kind(st.st_mode)));
+    // As cp does over an existing file: the replacement keeps its permission bits (a new file
+    // stays 0600; a key always is).
+    if (replace_ && keep_mode_ && exists && fchmod(fd_, st.st_mode & 0777) != 0)
+      fail(fmt::format("cannot give the output the mode of '{}': {}", path_, errno_text()));
     if (replace_) {
       if (::rename(tmp.c_str(), path_.c_str()) != 0)
         fail(fmt::format("cannot rename the output into '{}': {}", path_, errno_text()));
@@ -343,6 +349,7 @@ class Output {
 
   std::string path_;
   bool replace_ = true;
+  bool keep_mode_ = false;
   int fd_ = -1;
   bool stdout_ = false;
   bool committed_ = false;
@@ -385,7 +392,7 @@ void cmd_seal(const std::string &key_file, const std::string &in_path, const std
   Input in(in_path, "input");
   if (out_path == "-" && isatty(STDOUT_FILENO))
     fail("refusing to write a sealed file to a terminal (redirect stdout or use --out FILE)");
-  Output out(out_path, true, {key_st, in.st});
+  Output out(out_path, true, {key_st, in.st}, true);
 
   uint8_t header[kHeaderLen] = {};
   std::memcpy(header, kMagic, sizeof kMagic);
@@ -437,7 +444,7 @@ void cmd_open(const std::string &key_file, const std::string &in_path, const std
   if (header[10] < kMinChunkLog2 || header[10] > kMaxChunkLog2 || header[11] != 0)
     fail(fmt::format("{} has an invalid header (chunk size 2^{}, reserved byte {})", in.name,
                      header[10], header[11]));
-  Output out(out_path, true, {key_st, in.st});
+  Output out(out_path, true, {key_st, in.st}, true);
   const std::vector<uint8_t> ad = chunk_aad(header, aad);
 
   const size_t chunk = size_t{1} << header[10];
@@ -477,7 +484,7 @@ void cmd_keygen(const std::string &out_path, bool force) {
   if (out_path == "-") fail("keygen writes a key file (mode 0600); --out - is not supported");
   Secret key(kKeyLen);
   Output::random_fill(key.bytes.data(), kKeyLen);
-  Output out(out_path, force, {});
+  Output out(out_path, force, {}, false);
   out.write(key.bytes.data(), kKeyLen);
   out.commit();
 }
@@ -571,6 +578,10 @@ int main(int argc, char **argv) {
   keygen->add_flag("--force", force, "replace the file if it exists (a regular file only)");
   CLI::App *info = app.add_subcommand("info", "print the backend in use and the CPU features");
 
+  // Usage errors as every other error: "chapoly: error: ..." (README).
+  app.failure_message([](const CLI::App *, const CLI::Error &e) {
+    return fmt::format("chapoly: error: {}\nRun with --help for more information.\n", e.what());
+  });
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

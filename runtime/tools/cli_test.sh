@@ -38,6 +38,7 @@ expect_rc 2 "no subcommand" "$CLI"
 expect_rc 2 "unknown option" "$CLI" seal --bogus
 expect_rc 2 "missing --out" "$CLI" seal --key-file k --in x
 expect_rc 2 "--chunk-log2 out of range" "$CLI" seal --key-file k --in x --out y --chunk-log2 40
+grep -q '^chapoly: error: ' "$work/stderr" || bad "a usage error lacks the 'chapoly: error:' prefix: $(cat "$work/stderr")"
 
 # --- keygen ---------------------------------------------------------------------------------------
 expect_rc 0 "keygen" "$CLI" keygen --out key
@@ -46,8 +47,10 @@ expect_rc 0 "keygen" "$CLI" keygen --out key
 cp -p key key.before
 expect_rc 2 "keygen over an existing file" "$CLI" keygen --out key
 cmp -s key key.before || bad "keygen without --force changed an existing key"
+chmod 644 key
 expect_rc 0 "keygen --force" "$CLI" keygen --out key --force
 cmp -s key key.before && bad "keygen --force did not replace the key"
+[[ $(stat -c %a key) == 600 ]] || bad "keygen --force over a 0644 key left mode $(stat -c %a key), expected 600"
 ln -s key.before keylink
 expect_rc 2 "keygen --force over a symlink" "$CLI" keygen --out keylink --force
 [[ -L keylink ]] && cmp -s key.before keylink || bad "keygen --force replaced or changed a symlink"
@@ -78,6 +81,12 @@ for f in "${inputs[@]}"; do
   expect_rc 0 "open $f (1 KiB chunks)" "$CLI" open --key-file key --in "$f.s10" --out "$f.o10"
   cmp -s "$f" "$f.o10" || bad "$f did not survive the round trip in 1 KiB chunks"
 done
+# Modes: a new output is 0600; one that replaces a file keeps that file's permission bits (as cp).
+[[ $(stat -c %a one.sealed) == 600 ]] || bad "a new sealed file has mode $(stat -c %a one.sealed), expected 600"
+chmod 640 one.opened
+expect_rc 0 "open over an existing 0640 file" "$CLI" open --key-file key --in one.sealed --out one.opened --aad "ctx"
+[[ $(stat -c %a one.opened) == 640 ]] || bad "open over a 0640 file left mode $(stat -c %a one.opened), expected 640"
+cmp -s one one.opened || bad "open over an existing file wrote the wrong bytes"
 
 # stdin and stdout (-).
 "$CLI" seal --key-file key --in - --out - --chunk-log2 10 <k3 >k3.pipe.sealed || bad "seal stdin to stdout"
