@@ -374,8 +374,19 @@ static int gen_main(int argc, char **argv) {
     for (const auto &f : outputs) writes.push_back({tmp / f, fs::path(out_dir) / f});
   if (status == 0 && !emit_ir.empty()) writes.push_back({tmp / "ir.json", emit_ir});
   std::vector<fs::path> staged;
+  // --out-dir is made when missing (with its missing parents, as mkdir -p); a run that fails
+  // removes again what it made (each directory only if it is still empty).
+  std::vector<fs::path> made;
+  if (!check) {
+    std::error_code ig;
+    for (fs::path p = fs::absolute(out_dir, ig); !p.empty() && !fs::exists(p, ig); p = p.parent_path()) {
+      made.push_back(p);
+      if (p == p.parent_path()) break;
+    }
+  }
   auto fail = [&](const fs::path &where, const std::error_code &e) {
     for (const auto &st : staged) { std::error_code ig; fs::remove(st, ig); }
+    for (const auto &d : made) { std::error_code ig; fs::remove(d, ig); }  // leaf first; a non-empty one stays
     std::cerr << fmt::format("{}: error: cannot write: {}\n", where.string(), e.message());
     return 2;
   };
