@@ -879,8 +879,8 @@ static void rejectHiddenPaths(const File &f, std::vector<FrontendError> &errs) {
 // by the stop-42 review, which flipped a tag bit that way past the proof gate). So the files the
 // kernel brings (every file clang read that is not a system header: the kernel source and its own
 // headers) may hold none, but for a header's include guard (#ifndef G as the file's first
-// directive, then #define G, closed by its last #endif) and #ifdef / #ifndef __cplusplus (C++ in
-// both, -std is part of both flag sets).
+// directive, then #define G) and #ifdef / #ifndef __cplusplus (C++ in both, -std is part of both
+// flag sets); an #endif closes one of those, as any other opener fails.
 static void rejectConditionalDirectives(clang::ASTContext &ctx, std::vector<FrontendError> &errs) {
   clang::SourceManager &sm = ctx.getSourceManager();
   const clang::LangOptions &lo = ctx.getLangOpts();
@@ -901,8 +901,7 @@ static void rejectConditionalDirectives(clang::ASTContext &ctx, std::vector<Fron
     clang::Token t;
     bool afterHash = false, wantArg = false;
     clang::SourceLocation hashLoc;
-    while (!lex.LexFromRawLexer(t) || t.isNot(clang::tok::eof)) {
-      if (t.is(clang::tok::eof)) break;
+    for (lex.LexFromRawLexer(t); t.isNot(clang::tok::eof); lex.LexFromRawLexer(t)) {
       if (wantArg) {
         wantArg = false;
         if (!t.isAtStartOfLine() && t.is(clang::tok::raw_identifier)) dirs.back().arg = t.getRawIdentifier().str();
@@ -917,14 +916,12 @@ static void rejectConditionalDirectives(clang::ASTContext &ctx, std::vector<Fron
       if (t.is(clang::tok::hash) && t.isAtStartOfLine()) afterHash = true, hashLoc = t.getLocation();
     }
     static const std::set<std::string> conditional = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif"};
-    const bool guarded = !isMain && dirs.size() >= 3 && dirs[0].name == "ifndef" && dirs[1].name == "define" &&
-                         dirs[1].arg == dirs[0].arg && !dirs[0].arg.empty() && dirs.back().name == "endif";
+    const bool guarded = !isMain && dirs.size() >= 2 && dirs[0].name == "ifndef" && dirs[1].name == "define" &&
+                         !dirs[0].arg.empty() && dirs[1].arg == dirs[0].arg;
     for (size_t k = 0; k < dirs.size(); ++k) {
       const Dir &d = dirs[k];
-      if (!conditional.count(d.name)) continue;
-      if (guarded && (k == 0 || k + 1 == dirs.size())) continue;
+      if (!conditional.count(d.name) || d.name == "endif" || (guarded && k == 0)) continue;
       if ((d.name == "ifdef" || d.name == "ifndef") && d.arg == "__cplusplus") continue;
-      if (d.name == "endif") continue;  // it closes one of the above; any other opener fails
       const clang::PresumedLoc pl = sm.getPresumedLoc(d.loc);
       errs.push_back({pl.isValid() ? pl.getFilename() : sm.getFileEntryForID(fid)->getName().str(),
                       pl.isValid() ? SrcLoc{pl.getLine(), pl.getColumn()} : SrcLoc{},

@@ -652,11 +652,12 @@ std::vector<Stmt> xor_words_then_bytes(Expr o, Expr i, Expr k, Expr m) {
 }
 
 // The avx2 tail's keystream for rem < 512 bytes from block `counter` into ks: one block in
-// general-purpose registers up to 64 bytes, else one pass of four (up to 256) or eight in ymm rows.
-Stmt tail_keystream(Expr rem, Expr counter) {
+// general-purpose registers up to 64 bytes, else one pass of four (up to 256) or, with `eight`,
+// eight in ymm rows (without it rem < 256: open's longer tails are open_tail's).
+Stmt tail_keystream(Expr rem, Expr counter, bool eight) {
   auto pass = [&](const char *fn) { return std::vector<Stmt>{eval(call(fn, {v("ks"), v("key"), v("nonce"), counter}))}; };
-  return if_(op("lt", {sz(256), rem}), pass("chacha20_lanes8"),
-             {if_(op("lt", {sz(64), rem}), pass("chacha20_lanes4"), pass("chacha20_block"))}, kBulk);
+  Stmt upto256 = if_(op("lt", {sz(64), rem}), pass("chacha20_lanes4"), pass("chacha20_block"), eight ? "" : kBulk);
+  return eight ? if_(op("lt", {sz(256), rem}), pass("chacha20_lanes8"), {std::move(upto256)}, kBulk) : upto256;
 }
 
 // One row-layout keystream pass into ks from block ctr for a tail of `rest` bytes: 8 blocks over 256
@@ -787,16 +788,9 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
     const Expr rest = op("subsz", {v("len"), v("off")});
     auto tail = [&]() {
       std::vector<Stmt> t;
-      t.push_back(tail_keystream(rest, v("ctr")));
+      t.push_back(tail_keystream(rest, v("ctr"), seal));
       pass(t, v("ks"), rest);
-      if (!seal) {
-        // Under 256 bytes here: one block or a four-block pass.
-        std::vector<Stmt> plain;
-        plain.push_back(if_(op("lt", {sz(64), rest}), {eval(call("chacha20_lanes4", {v("ks"), v("key"), v("nonce"), v("ctr")}))},
-                            {eval(call("chacha20_block", {v("ks"), v("key"), v("nonce"), v("ctr")}))}, kBulk));
-        pass(plain, v("ks"), rest);
-        t = {open_tail(s, d, rest, std::move(plain), xor_words_then_bytes(at(v(out), v("off")), at(v(in), v("off")), v("ks"), rest))};
-      }
+      if (!seal) t = {open_tail(s, d, rest, std::move(t), xor_words_then_bytes(at(v(out), v("off")), at(v(in), v("off")), v("ks"), rest))};
       return if_(op("lt", {v("off"), v("len")}), std::move(t), {}, kBulk);
     };
     const char *tail_note = "The last len % 512 bytes: one block in general-purpose registers (up to 64 bytes), else one\n"
@@ -933,7 +927,7 @@ Function chacha_oneshot(const Spec &s) {
     b.push_back(comment("The last len % 512 bytes: one block in general-purpose registers (up to 64 bytes), else one\n"
                         "pass of four (up to 256 bytes) or eight blocks in ymm rows, xored in by words and bytes.",
                         kBulk));
-    std::vector<Stmt> tail{tail_keystream(rem, v("counter"))};
+    std::vector<Stmt> tail{tail_keystream(rem, v("counter"), true)};
     for (auto &st : xor_words_then_bytes(at(v("out"), v("off")), at(v("in"), v("off")), v("ks"), rem)) tail.push_back(std::move(st));
     b.push_back(if_(op("lt", {v("off"), v("len")}), std::move(tail), {}, kBulk));
     return f;
@@ -1134,27 +1128,21 @@ Function stream_text_update(const Spec &s, const Mul64 &d, bool seal) {
     // The tail: the last (len % 512) / 64 chunks, rem bytes, with their keystream in ks (made by
     // `keystream`, or before it by seal's stitched pass): xor and MAC.
     auto tail = [&](bool keystream) {
-      std::vector<Stmt> t;
-      // (Open: under 256 bytes here, so four blocks.)
+      std::vector<Stmt> t, plain;
+      t.push_back(decl(kSize, "rem", op("subsz", {v("whole"), v("off")})));
+      // (Open: under 256 bytes here, so four blocks; its longer tails are open_tail's.)
       if (keystream)
-        t.push_back(seal ? lanes_pass(v("rem"), std::nullopt, 0)
-                         : eval(call("chacha20_lanes4", {v("ks"), v("key"), v("nonce"), v("ctr")}), kBulk));
-      t.push_back(decl(kIn, "ct_tail", at(v("ct"), v("off"))));
+        plain.push_back(seal ? lanes_pass(v("rem"), std::nullopt, 0)
+                             : eval(call("chacha20_lanes4", {v("ks"), v("key"), v("nonce"), v("ctr")}), kBulk));
+      plain.push_back(decl(kIn, "ct_tail", at(v("ct"), v("off"))));
       std::vector<Stmt> tmac = absorb_padded(s, d, "ct_tail", v("rem"));
-      Stmt txor = stream_xor_words(at(v(out), v("off")), at(v(in), v("off")), v("ks"), v("rem"), s);
-      if (!seal) t.insert(t.end(), tmac.begin(), tmac.end());
-      t.push_back(std::move(txor));
-      if (seal) t.insert(t.end(), tmac.begin(), tmac.end());
-      std::vector<Stmt> out_;
-      out_.push_back(decl(kSize, "rem", op("subsz", {v("whole"), v("off")})));
-      if (seal) {
-        for (auto &st : t) out_.push_back(std::move(st));
-      } else {
-        std::vector<Stmt> x;
-        x.push_back(stream_xor_words(at(v(out), v("off")), at(v(in), v("off")), v("ks"), v("rem"), s));
-        out_.push_back(open_tail(s, d, v("rem"), std::move(t), std::move(x)));
-      }
-      return out_;
+      const Stmt txor = stream_xor_words(at(v(out), v("off")), at(v(in), v("off")), v("ks"), v("rem"), s);
+      if (!seal) plain.insert(plain.end(), tmac.begin(), tmac.end());
+      plain.push_back(txor);
+      if (seal) plain.insert(plain.end(), tmac.begin(), tmac.end());
+      if (seal) t.insert(t.end(), plain.begin(), plain.end());
+      else t.push_back(open_tail(s, d, v("rem"), std::move(plain), {txor}));
+      return t;
     };
     const char *tail_note = "The last (len % 512) / 64 chunks: one pass of four or eight blocks of keystream.";
     b.push_back(decl(kSize, "whole", op("subsz", {v("len"), op("andsz", {v("len"), sz(63)})}), kBulk));
