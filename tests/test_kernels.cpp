@@ -157,6 +157,63 @@ TEST_P(Kernels, ShortKernelsAgreeAcrossTheirCutOvers) {
   }
 }
 
+// Every entry point wherever the caller's stack lies: called below a frame moved by 0, 16, 32 and
+// 48 bytes (every 16-byte-aligned position mod 64), each result equal to the portable
+// reference's. A family compiled to keep a wider stack alignment inside (the avx2 kernels:
+// -mstack-alignment=32, their entries realigning on entry, emitted/CMakeLists.txt) would fault on
+// an aligned spill in some of these positions if an entry did not realign.
+__attribute__((noinline)) void call_entries_below(size_t shift, const Backend &b, const Bytes &in,
+                                                  const uint8_t *key, const uint8_t *nonce,
+                                                  Bytes &ct, Bytes &pt, Bytes &ks, uint8_t seal_tag[16],
+                                                  uint8_t open_tag[16], uint8_t mac[16], Bytes &streamed,
+                                                  uint8_t stream_tag[16]) {
+  volatile uint8_t *pad = static_cast<uint8_t *>(__builtin_alloca(shift + 1));
+  pad[0] = 0;
+  const size_t len = in.size();
+  static const uint8_t aad[13] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+  b.seal(ct.data(), seal_tag, in.data(), len, aad, sizeof aad, nonce, key);
+  b.open(pt.data(), open_tag, ct.data(), len, aad, sizeof aad, nonce, key);
+  b.chacha20(ks.data(), in.data(), len, nonce, key, 7);
+  b.poly1305(mac, in.data(), len, key);
+  chapoly_stream st;
+  chapoly::internal::stream_init_with(b, &st, key, nonce);
+  chapoly_stream_aad(&st, aad, sizeof aad);
+  chapoly_stream_encrypt(&st, streamed.data(), in.data(), len / 3);
+  chapoly_stream_encrypt(&st, streamed.data() + len / 3, in.data() + len / 3, len - len / 3);
+  chapoly_stream_final(&st, stream_tag);
+  pad[0] = 1;
+}
+
+TEST_P(Kernels, EveryEntryWhereverTheStackLies) {
+  Rng rng(0x57ac);
+  uint8_t key[32], nonce[12];
+  rng.fill(key, sizeof key);
+  rng.fill(nonce, sizeof nonce);
+  static const uint8_t aad[13] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+  for (size_t len : {size_t{0}, size_t{64}, size_t{600}, size_t{3173}}) {
+    const Bytes in = rng.bytes(len);
+    Bytes want_ct(len), want_ks(len);
+    uint8_t want_tag[16], want_mac[16];
+    chapoly::internal::portable_seal(want_ct.data(), want_tag, in.data(), len, aad, sizeof aad, nonce, key);
+    chapoly::internal::chacha20_xor(want_ks.data(), in.data(), len, nonce, key, 7);
+    chapoly::internal::poly1305(want_mac, in.data(), len, key);
+    for (size_t shift : {0, 16, 32, 48}) {
+      Bytes ct(len), pt(len), ks(len), streamed(len);
+      uint8_t seal_tag[16], open_tag[16], mac[16], stream_tag[16];
+      call_entries_below(shift, b(), in, key, nonce, ct, pt, ks, seal_tag, open_tag, mac, streamed, stream_tag);
+      const std::string at = std::string(b().name) + " len=" + std::to_string(len) + " stack moved by " + std::to_string(shift);
+      EXPECT_EQ(ct, want_ct) << at;
+      EXPECT_EQ(to_hex(seal_tag, 16), to_hex(want_tag, 16)) << at;
+      EXPECT_EQ(pt, in) << at;
+      EXPECT_EQ(to_hex(open_tag, 16), to_hex(want_tag, 16)) << at;
+      EXPECT_EQ(ks, want_ks) << at;
+      EXPECT_EQ(to_hex(mac, 16), to_hex(want_mac, 16)) << at;
+      EXPECT_EQ(streamed, want_ct) << at;
+      EXPECT_EQ(to_hex(stream_tag, 16), to_hex(want_tag, 16)) << at;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Kernels, testing::ValuesIn(all_backends()), backend_param_name);
 
 // Portable-only properties of the reference itself.

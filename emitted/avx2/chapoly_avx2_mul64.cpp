@@ -6059,7 +6059,7 @@ static inline void chacha20_xor8_mac(uint8_t *out, const uint8_t *in, const uint
 // ciphertext to ct and the 16-byte tag to tag. ct may equal pt exactly (in place); otherwise the
 // buffers must not overlap. Requires len <= 2^38 - 64 (checked by the caller).
 // chapoly-contract: {"role":"aead.seal","radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
-void chapoly_k_avx2_mul64_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]) {
+__attribute__((force_align_arg_pointer)) void chapoly_k_avx2_mul64_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]) {
   // One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6); the blocks after it in
   // the same pass are the keystream of a message of up to 192 (4 blocks) or 448 (8 blocks) bytes.
   // A longer message makes its own keystream in the bulk loop, so block 0 alone, in general-purpose
@@ -6262,7 +6262,7 @@ void chapoly_k_avx2_mul64_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, 
 // plaintext to pt and the tag computed over (aad, ct) to tag; the caller compares it with the
 // received tag in constant time and wipes pt on mismatch. pt may equal ct exactly.
 // chapoly-contract: {"role":"aead.open","radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
-void chapoly_k_avx2_mul64_open(uint8_t *pt, uint8_t tag[16], const uint8_t *ct, size_t len, const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]) {
+__attribute__((force_align_arg_pointer)) void chapoly_k_avx2_mul64_open(uint8_t *pt, uint8_t tag[16], const uint8_t *ct, size_t len, const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]) {
   // One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6); the blocks after it in
   // the same pass are the keystream of a message of up to 192 (4 blocks) or 448 (8 blocks) bytes.
   // A longer message makes its own keystream in the bulk loop, so block 0 alone, in general-purpose
@@ -6414,7 +6414,7 @@ void chapoly_k_avx2_mul64_open(uint8_t *pt, uint8_t tag[16], const uint8_t *ct, 
 // chapoly_k_avx2_mul64_poly1305: one-shot Poly1305, RFC 8439 section 2.5, over len bytes of msg
 // with the 32-byte one-time key (r || s); writes the 16-byte tag.
 // chapoly-contract: {"role":"poly1305.oneshot","radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
-void chapoly_k_avx2_mul64_poly1305(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32]) {
+__attribute__((force_align_arg_pointer)) void chapoly_k_avx2_mul64_poly1305(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32]) {
   uint64_t r0;
   uint64_t r1;
   uint64_t s1;
@@ -6443,7 +6443,7 @@ void chapoly_k_avx2_mul64_poly1305(uint8_t tag[16], const uint8_t *msg, size_t l
 // chapoly_k_avx2_mul64_chacha20: ChaCha20, RFC 8439 section 2.4: out = in XOR keystream
 // starting at block `counter`. Requires counter + ceil(len / 64) <= 2^32. out may equal in.
 // chapoly-contract: {"role":"chacha20.xor","spec":"spec/avx2_mul64.toml:25"}
-void chapoly_k_avx2_mul64_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_t nonce[12], const uint8_t key[32], uint32_t counter) {
+__attribute__((force_align_arg_pointer)) void chapoly_k_avx2_mul64_chacha20(uint8_t *out, const uint8_t *in, size_t len, const uint8_t nonce[12], const uint8_t key[32], uint32_t counter) {
   uint8_t ks[512];
   size_t off = 0;
   while ((len - off) >= 512) {
@@ -6502,7 +6502,7 @@ static inline void poly1305_state_store(uint8_t acc[24], uint64_t h0, uint64_t h
 // acc is the 24-byte Poly1305 state (h0, h1, h2 little-endian, h2 <= 4; zero before the first block),
 // otk the 32-byte one-time key r || s (RFC 8439 2.6).
 // chapoly-contract: {"role":"poly1305.update","state":"acc","radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
-void chapoly_k_avx2_mul64_poly1305_update(uint8_t acc[24], const uint8_t *msg, size_t len, const uint8_t otk[32]) {
+__attribute__((force_align_arg_pointer)) void chapoly_k_avx2_mul64_poly1305_update(uint8_t acc[24], const uint8_t *msg, size_t len, const uint8_t otk[32]) {
   uint64_t r0;
   uint64_t r1;
   uint64_t s1;
@@ -6529,7 +6529,7 @@ void chapoly_k_avx2_mul64_poly1305_update(uint8_t acc[24], const uint8_t *msg, s
 // acc is the 24-byte Poly1305 state (h0, h1, h2 little-endian, h2 <= 4; zero before the first block),
 // otk the 32-byte one-time key r || s (RFC 8439 2.6).
 // chapoly-contract: {"role":"poly1305.finish","state":"acc","radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
-void chapoly_k_avx2_mul64_poly1305_finish(uint8_t tag[16], const uint8_t acc[24], const uint8_t otk[32]) {
+__attribute__((force_align_arg_pointer)) void chapoly_k_avx2_mul64_poly1305_finish(uint8_t tag[16], const uint8_t acc[24], const uint8_t otk[32]) {
   // r is not needed, but the clamp's read ties s to otk[16..32) (r || s, RFC 8439 2.5).
   uint64_t r0;
   uint64_t r1;
@@ -6551,7 +6551,7 @@ void chapoly_k_avx2_mul64_poly1305_finish(uint8_t tag[16], const uint8_t acc[24]
 // acc is the 24-byte Poly1305 state (h0, h1, h2 little-endian, h2 <= 4; zero before the first block),
 // otk the 32-byte one-time key r || s (RFC 8439 2.6).
 // chapoly-contract: {"role":"aead.seal_update","state":"acc","counter":"counter","radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
-void chapoly_k_avx2_mul64_seal_update(uint8_t *ct, const uint8_t *pt, size_t len, uint8_t acc[24], const uint8_t otk[32], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter) {
+__attribute__((force_align_arg_pointer)) void chapoly_k_avx2_mul64_seal_update(uint8_t *ct, const uint8_t *pt, size_t len, uint8_t acc[24], const uint8_t otk[32], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter) {
   // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
   uint64_t r0;
   uint64_t r1;
@@ -6688,7 +6688,7 @@ void chapoly_k_avx2_mul64_seal_update(uint8_t *ct, const uint8_t *pt, size_t len
 // acc is the 24-byte Poly1305 state (h0, h1, h2 little-endian, h2 <= 4; zero before the first block),
 // otk the 32-byte one-time key r || s (RFC 8439 2.6).
 // chapoly-contract: {"role":"aead.open_update","state":"acc","counter":"counter","radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
-void chapoly_k_avx2_mul64_open_update(uint8_t *pt, const uint8_t *ct, size_t len, uint8_t acc[24], const uint8_t otk[32], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter) {
+__attribute__((force_align_arg_pointer)) void chapoly_k_avx2_mul64_open_update(uint8_t *pt, const uint8_t *ct, size_t len, uint8_t acc[24], const uint8_t otk[32], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter) {
   // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
   uint64_t r0;
   uint64_t r1;
