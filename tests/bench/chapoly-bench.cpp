@@ -18,6 +18,7 @@
 
 #include "chapoly_registry.h"  // generated from the kernel registry (emitted/CMakeLists.txt)
 #include "primitives.hpp"
+#include "stack_positions.hpp"
 #endif
 
 #include <sched.h>
@@ -531,6 +532,10 @@ int main(int argc, char **argv) {
   app.add_flag("--quick", cfg.quick, "fewer rounds and smaller batches (about 10 s)");
   app.add_option("--json", json_path, "also write the results as JSON to this file");
   app.add_option("--markdown", md_path, "also write the results as Markdown tables to this file");
+  bool stack_positions = false;
+  app.add_flag("--stack-positions", stack_positions,
+               "also time every chapoly backend's seal from 256 caller stack positions (16-byte steps over 4 KiB) at each size, "
+               "as ratios to position 0, interleaved (docs/benchmarks.md, \"Where the kernel's stack lies\")");
   bool primitives = false;
   app.add_flag("--primitives", primitives,
                "also time every chapoly backend's AEAD, ChaCha20-only and Poly1305-only kernels in TSC "
@@ -741,8 +746,10 @@ int main(int argc, char **argv) {
     const double ghz = j["primitives"]["tsc_ghz"].get<double>();
     for (auto &r : j["results"]) r["tsc_cycles_per_byte"] = ghz * 1e3 / r["mbps_median"].get<double>();
   }
+  if (stack_positions) j["stack_positions"] = chapoly::bench::run_stack_positions(cfg.sizes, cfg.aad_len, cfg.quick ? 5 : 11);
 #else
   if (primitives) die("--primitives needs libchapoly (this build compares the peers only)");
+  if (stack_positions) die("--stack-positions needs libchapoly (this build compares the peers only)");
 #endif
 
   if (!json_path.empty()) {
