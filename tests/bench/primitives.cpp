@@ -8,6 +8,7 @@
 // quarter-rounds x 12 ops per 64-byte block; Poly1305 radix 2^44: 9 lo + 9 hi products per
 // 16-byte block).
 #include "primitives.hpp"
+#include "ticks.hpp"
 
 #include "internal/chapoly_internal.h"
 
@@ -28,14 +29,6 @@ namespace chapoly::bench {
 namespace {
 
 using chapoly::internal::Backend;
-
-uint64_t ticks() {
-#if defined(__x86_64__)
-  return __rdtsc();
-#else
-  return static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-#endif
-}
 
 // TSC ticks per nanosecond, measured over 200 ms of the steady clock.
 double tsc_ghz() {

@@ -11,27 +11,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <string>
 
-#if defined(__x86_64__)
-#include <x86intrin.h>
-#endif
+#include "ticks.hpp"
 
 namespace chapoly::bench {
 
 namespace {
 
 using chapoly::internal::Backend;
-
-uint64_t ticks() {
-#if defined(__x86_64__)
-  return __rdtsc();
-#else
-  return static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
-#endif
-}
 
 struct Call {
   const Backend *b;
