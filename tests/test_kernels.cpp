@@ -163,6 +163,8 @@ TEST_P(Kernels, ShortKernelsAgreeAcrossTheirCutOvers) {
 // -mstack-alignment=32, their entries realigning on entry, emitted/CMakeLists.txt) would fault on
 // an aligned spill in some of these positions if an entry did not realign. (Not instrumented by
 // AddressSanitizer, which would round the alloca to 32 bytes and test one position mod 32.)
+const uint8_t kStackTestAad[13] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+
 __attribute__((noinline, no_sanitize("address"))) void call_entries_below(size_t shift, const Backend &b, const Bytes &in,
                                                   const uint8_t *key, const uint8_t *nonce,
                                                   Bytes &ct, Bytes &pt, Bytes &ks, uint8_t seal_tag[16],
@@ -171,19 +173,19 @@ __attribute__((noinline, no_sanitize("address"))) void call_entries_below(size_t
   volatile uint8_t *pad = static_cast<uint8_t *>(__builtin_alloca(shift + 1));
   pad[0] = 0;
   const size_t len = in.size();
-  static const uint8_t aad[13] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
-  b.seal(ct.data(), seal_tag, in.data(), len, aad, sizeof aad, nonce, key);
-  b.open(pt.data(), open_tag, ct.data(), len, aad, sizeof aad, nonce, key);
+  const uint8_t *aad = kStackTestAad;
+  b.seal(ct.data(), seal_tag, in.data(), len, aad, sizeof kStackTestAad, nonce, key);
+  b.open(pt.data(), open_tag, ct.data(), len, aad, sizeof kStackTestAad, nonce, key);
   b.chacha20(ks.data(), in.data(), len, nonce, key, 7);
   b.poly1305(mac, in.data(), len, key);
   chapoly_stream st;
   chapoly::internal::stream_init_with(b, &st, key, nonce);
-  chapoly_stream_aad(&st, aad, sizeof aad);
+  chapoly_stream_aad(&st, aad, sizeof kStackTestAad);
   chapoly_stream_encrypt(&st, streamed.data(), in.data(), len / 3);
   chapoly_stream_encrypt(&st, streamed.data() + len / 3, in.data() + len / 3, len - len / 3);
   chapoly_stream_final(&st, stream_tag);
   chapoly::internal::stream_init_with(b, &st, key, nonce);
-  chapoly_stream_aad(&st, aad, sizeof aad);
+  chapoly_stream_aad(&st, aad, sizeof kStackTestAad);
   chapoly_stream_decrypt(&st, unstreamed.data(), streamed.data(), len / 3);
   chapoly_stream_decrypt(&st, unstreamed.data() + len / 3, streamed.data() + len / 3, len - len / 3);
   verified = chapoly_stream_verify(&st, stream_tag);
@@ -195,12 +197,12 @@ TEST_P(Kernels, EveryEntryWhereverTheStackLies) {
   uint8_t key[32], nonce[12];
   rng.fill(key, sizeof key);
   rng.fill(nonce, sizeof nonce);
-  static const uint8_t aad[13] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+  const uint8_t *aad = kStackTestAad;
   for (size_t len : {size_t{0}, size_t{64}, size_t{600}, size_t{3173}}) {
     const Bytes in = rng.bytes(len);
     Bytes want_ct(len), want_ks(len);
     uint8_t want_tag[16], want_mac[16];
-    chapoly::internal::portable_seal(want_ct.data(), want_tag, in.data(), len, aad, sizeof aad, nonce, key);
+    chapoly::internal::portable_seal(want_ct.data(), want_tag, in.data(), len, aad, sizeof kStackTestAad, nonce, key);
     chapoly::internal::chacha20_xor(want_ks.data(), in.data(), len, nonce, key, 7);
     chapoly::internal::poly1305(want_mac, in.data(), len, key);
     for (size_t shift : {0, 16, 32, 48}) {

@@ -8,7 +8,7 @@
 // quarter-rounds x 12 ops per 64-byte block; Poly1305 radix 2^44: 9 lo + 9 hi products per
 // 16-byte block).
 #include "primitives.hpp"
-#include "ticks.hpp"
+#include "measure.hpp"
 
 #include "internal/chapoly_internal.h"
 
@@ -39,11 +39,6 @@ double tsc_ghz() {
   uint64_t c1 = ticks();
   double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - t0).count();
   return static_cast<double>(c1 - c0) / ns;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : (v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2);
 }
 
 #if defined(__x86_64__)
@@ -146,11 +141,7 @@ nlohmann::json run_primitives(const std::vector<size_t> &sizes, size_t aad_len, 
   out["unit"] = "TSC cycles per byte (rdtsc ticks; the TSC runs at a fixed rate, measured above, not the core clock)";
 
   // Backends: the linked kernels this CPU runs, then the portable reference.
-  std::vector<const Backend *> backends;
-  size_t n = 0;
-  const Backend *const *k = chapoly::internal::kernel_backends(n);
-  for (size_t i = 0; i < n; ++i)
-    if (!k[i]->missing()) backends.push_back(k[i]);
+  std::vector<const Backend *> backends = usable_kernel_backends();
   backends.push_back(&chapoly::internal::portable_backend());
 
   // Floors (AVX-512 IFMA CPUs): micro-benchmarks, then per size max(latency chain, port bound).

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <string>
 
-#include "ticks.hpp"
+#include "measure.hpp"
 
 namespace chapoly::bench {
 
@@ -45,25 +45,17 @@ __attribute__((noinline)) uint64_t seal_below(size_t shift, Call &c) {
   return t;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
 }  // namespace
 
 nlohmann::json run_stack_positions(const std::vector<size_t> &sizes, size_t aad_len, int rounds) {
   constexpr size_t kStep = 16, kPositions = 4096 / kStep;
-  std::vector<const Backend *> backends;
-  size_t n = 0;
-  const Backend *const *k = chapoly::internal::kernel_backends(n);
-  for (size_t i = 0; i < n; ++i)
-    if (!k[i]->missing()) backends.push_back(k[i]);
+  constexpr double kSlow = 1.25;  // a slow position's ratio against the median ratio
+  const std::vector<const Backend *> backends = usable_kernel_backends();
   nlohmann::json j = {{"tsc", true}, {"positions", kPositions}, {"step_bytes", kStep}, {"rows", nlohmann::json::array()}};
   fmt::print("\nStack positions: each backend's seal (in place, {} bytes AAD) from {} caller stack positions\n"
              "(16-byte steps over 4 KiB), each the fastest of {} batches interleaved with position 0; ratio to\n"
-             "position 0, '#' = more than 1.25x the median ratio in three measurements\n",
-             aad_len, kPositions, rounds);
+             "position 0, '#' = more than {}x the median ratio in three measurements\n",
+             aad_len, kPositions, rounds, kSlow);
   const size_t max_len = sizes.empty() ? 0 : *std::max_element(sizes.begin(), sizes.end());
   std::vector<uint8_t> buf(max_len + 64, 0x5a), aad(aad_len, 0xa5);
   for (const Backend *b : backends) {
@@ -89,13 +81,13 @@ nlohmann::json run_stack_positions(const std::vector<size_t> &sizes, size_t aad_
       // A slow position is measured twice more and keeps its fastest ratio: a stretch of time in
       // which this core ran slower does not repeat at the same position, a placement effect does.
       for (size_t p = 0; p < kPositions; ++p)
-        for (int again = 0; again < 2 && ratio[p] > 1.25 * med; ++again) ratio[p] = std::min(ratio[p], measure(p));
+        for (int again = 0; again < 2 && ratio[p] > kSlow * med; ++again) ratio[p] = std::min(ratio[p], measure(p));
       if (b->scrub) b->scrub();
       size_t worst = 0, slow = 0;
       std::string map;
       for (size_t p = 0; p < kPositions; ++p) {
         if (ratio[p] > ratio[worst]) worst = p;
-        const bool is_slow = ratio[p] > 1.25 * med;
+        const bool is_slow = ratio[p] > kSlow * med;
         slow += is_slow;
         map += is_slow ? '#' : '.';
       }

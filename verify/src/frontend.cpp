@@ -915,12 +915,13 @@ static void rejectConditionalDirectives(clang::ASTContext &ctx, std::vector<Fron
       }
       if (t.is(clang::tok::hash) && t.isAtStartOfLine()) afterHash = true, hashLoc = t.getLocation();
     }
-    static const std::set<std::string> conditional = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif"};
+    // (An #endif closes one of the allowed openers; any other opener fails.)
+    static const std::set<std::string> opener = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else"};
     const bool guarded = !isMain && dirs.size() >= 2 && dirs[0].name == "ifndef" && dirs[1].name == "define" &&
                          !dirs[0].arg.empty() && dirs[1].arg == dirs[0].arg;
     for (size_t k = 0; k < dirs.size(); ++k) {
       const Dir &d = dirs[k];
-      if (!conditional.count(d.name) || d.name == "endif" || (guarded && k == 0)) continue;
+      if (!opener.count(d.name) || (guarded && k == 0)) continue;
       if ((d.name == "ifdef" || d.name == "ifndef") && d.arg == "__cplusplus") continue;
       const clang::PresumedLoc pl = sm.getPresumedLoc(d.loc);
       errs.push_back({pl.isValid() ? pl.getFilename() : sm.getFileEntryForID(fid)->getName().str(),
