@@ -723,7 +723,10 @@ struct Lowerer {
       f.endLoc = loc(fd->getEndLoc());
       f.ret = lowerType(fd->getReturnType(), fd->getLocation());
       for (const ParmVarDecl *p : fd->parameters()) f.params.push_back(varId(p));
-      f.isExported = fd->isExternC() && fd->getStorageClass() != SC_Static;
+      // Every definition another translation unit can call is an entry point: extern "C" (what the
+      // runtime links) or not (a C++ function of the kernel file is still linked into the library).
+      f.isExported = fd->isExternallyVisible() && fd->getStorageClass() != SC_Static;
+      f.hasCName = fd->isExternC();
       f.isStaticInline = fd->getStorageClass() == SC_Static;
       f.markers = markersAbove(loc(fd->getOuterLocStart()).line);
       {

@@ -111,7 +111,10 @@ struct Function {
   Type ret;
   std::vector<int> params;  // indices into File::vars
   StmtP body;
-  bool isExported = false;  // extern "C", not static: a kernel entry point
+  // Defined with external linkage: an entry point, proved as a kernel (and one with no C name, or
+  // no kernel role, fails its `kernel-role` obligation: proofs.cpp, proveKernelRole).
+  bool isExported = false;
+  bool hasCName = false;  // extern "C": the name the runtime links (emitted/README.md)
   bool isStaticInline = false;
   SrcLoc loc;
   SrcLoc endLoc;

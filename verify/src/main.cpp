@@ -403,8 +403,12 @@ int main(int argc, char **argv) {
       if (selfDigest.empty()) selfDigest = fileDigest("/proc/self/exe");
       if (!selfDigest.empty()) canonical = cv::canonicalIr(file), toolchain = toolchainLine();
     }
+    // A kernel file exports extern "C" kernels; one with none is not a kernel file (a C++ function
+    // with external linkage beside them is an entry point that fails its kernel-role obligation).
+    bool anyCName = false;
+    for (const auto &fn : file.funcs) anyCName = anyCName || (fn.isExported && fn.hasCName);
     for (const auto &fn : file.funcs) {
-      if (!fn.isExported) continue;
+      if (!fn.isExported || !anyCName) continue;
       if (!kernelOnly.empty() && fn.name != kernelOnly) continue;
       any = true;
       if (stopped) continue;

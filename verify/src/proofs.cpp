@@ -2063,8 +2063,91 @@ static bool knownHelper(const Function &fn, const BoundsOptions &opt) {
   return roles.count(roleOf(fn)) > 0 || opt.finalReduction.count(fn.name) > 0;
 }
 
+// The closed world of the entry points: every function of the file with external linkage is a
+// kernel the runtime links by its C name, in a role whose obligations this verifier makes. With
+// contracts (the mul64 dialect) the kernel's own contract names one of the kernel roles, and an ABI
+// name suffix it carries (emitted/README.md) names the same one, since some walks read the name;
+// without (the IFMA dialect) the ABI name chapoly_k_<family>_<entry> says what it is, for an entry
+// that dialect proves. Before stop 44 an exported function with neither made only `kernel-bytes`:
+// a copy of the plaintext with a zero tag, named `_seal2`, proved "1 obligations OK", and a C++
+// function with external linkage was not proved at all.
+namespace {
+struct EntryName {
+  const char *suffix;
+  const char *role;  // its contract role in the mul64 dialect
+  bool ifma;         // an entry the IFMA dialect proves by this name
+};
+constexpr EntryName kEntryNames[] = {
+    {"_seal_update", "aead.seal_update", true},     {"_open_update", "aead.open_update", true},
+    {"_poly1305_update", "poly1305.update", false}, {"_poly1305_finish", "poly1305.finish", false},
+    {"_stream_keys", "", true},                     {"_seal", "aead.seal", true},
+    {"_open", "aead.open", true},                   {"_poly1305", "poly1305.oneshot", true},
+    {"_chacha20", "chacha20.xor", true}};
+constexpr const char *kKernelRoles[] = {"aead.seal",       "aead.open",       "poly1305.oneshot", "chacha20.xor",
+                                        "poly1305.update", "poly1305.finish", "aead.seal_update", "aead.open_update"};
+}  // namespace
+
+static void proveKernelRole(const File &f, const Function &kernel, const BoundsOptions &opt, KernelResult &kr) {
+  Obligation &o = addObl(kr, f, "kernel-role", kernel.loc,
+                         kernel.name + " is a kernel entry point (a C name, and a role whose obligations this verifier makes)",
+                         kernel.name);
+  if (!selected(opt, o)) {
+    o.skipped = true;
+    return;
+  }
+  if (markedBoundsOnly(kernel)) {  // hand-written samples only (--allow-bounds-only)
+    o.what = kernel.name + ": a hand-written sample marked // chapoly-bounds-only: no role, no value proof";
+    return;
+  }
+  auto fail = [&](const std::string &why) {
+    o.res = Res::FAILED;
+    o.cex = why;
+  };
+  if (!kernel.hasCName) {
+    fail(kernel.name + " has external linkage but no C name: a kernel file defines extern \"C\" kernels (the names "
+         "the runtime links, emitted/README.md) and static helpers, so this function is linked into the library "
+         "with no role and no proof of what it computes");
+    return;
+  }
+  const EntryName *byName = nullptr;
+  if (kernel.name.rfind("chapoly_k_", 0) == 0)
+    for (const EntryName &e : kEntryNames) {
+      const std::string suf = e.suffix;
+      if (kernel.name.size() > suf.size() && kernel.name.compare(kernel.name.size() - suf.size(), suf.size(), suf) == 0) {
+        byName = &e;
+        break;
+      }
+    }
+  std::string roles;
+  for (const char *r : kKernelRoles) roles += std::string(roles.empty() ? "" : ", ") + r;
+  if (usesContracts(f)) {
+    const Contract kc = contractOf(kernel);
+    bool known = false;
+    for (const char *r : kKernelRoles) known = known || (kc.present && kc.role == r);
+    if (!known) {
+      fail(kernel.name + (kc.present ? " has the contract role " + kc.role + ", which is not a kernel's"
+                                     : std::string(" has no chapoly-contract")) +
+           ": an exported function of a file with contracts must name its kernel role (" + roles +
+           "), which says what it must prove; without one it would be linked with no proof of what it computes");
+    } else if (byName != nullptr && kc.role != byName->role) {
+      fail(kernel.name + "'s name says " + byName->role + " (ABI suffix " + byName->suffix + ") but its contract says " +
+           kc.role + ": the two must agree");
+    } else {
+      o.what = kernel.name + " is a kernel entry point of role " + kc.role;
+    }
+    return;
+  }
+  if (byName == nullptr || !byName->ifma)
+    fail(kernel.name + " is not the ABI name of an entry this dialect proves (chapoly_k_<family>_ followed by seal, open, "
+         "poly1305, chacha20, seal_update, open_update or stream_keys; files with contracts name the role in one): "
+         "it would be linked with no proof of what it computes");
+  else
+    o.what = kernel.name + " is a kernel entry point (ABI name suffix " + byName->suffix + ")";
+}
+
 void proveSemantics(const File &f, const Function &kernel, Prover &prover, const BoundsOptions &opt,
                     KernelResult &kr) {
+  proveKernelRole(f, kernel, opt, kr);
   proveFinal(f, prover, opt, kr);
   const bool contracts = usesContracts(f);
   if (contracts) proveScalarContracts(f, kernel, opt, kr);

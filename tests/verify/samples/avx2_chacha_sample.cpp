@@ -47,6 +47,7 @@ static inline void chacha20_avx2_transpose(__m256i &r0, __m256i &r1, __m256i &r2
 // spec: sample.toml:1 chacha20.kernel
 // out[0..512) = in[0..512) XOR the 8 ChaCha20 blocks of `state` (RFC 8439 2.3: 16 words, constants,
 // key, counter, nonce) with counters state[12] + 0..7. out and in: 512 bytes each; state: 16 words.
+// chapoly-bounds-only (a hand-written sample: its name is no kernel ABI name, so it has no role)
 extern "C" void chapoly_sample_chacha20_avx2_x8(uint8_t out[512], const uint8_t in[512], const uint32_t state[16]) {
   // spec: sample.toml:1 chacha20.rotate
   const __m256i ROT16 = _mm256_setr_epi32(0x01000302, 0x05040706, 0x09080b0a, 0x0d0c0f0e, 0x01000302, 0x05040706,
