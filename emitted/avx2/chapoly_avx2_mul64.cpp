@@ -312,8 +312,71 @@ static inline void poly1305_final(uint8_t tag[16], uint64_t h0, uint64_t h1, uin
 }
 
 // spec: spec/avx2_mul64.toml:25 chacha20.bulk_blocks
+// 2 ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+1, one block per 128-bit lane
+// (rows a, b, c, d in ymm; one set of two blocks): out = 128 bytes of keystream.
+// chapoly-contract: {"role":"chacha20.block","blocks":2,"out":"out","key":"key","nonce":"nonce","counter":"counter","spec":"spec/avx2_mul64.toml:25"}
+static inline void chacha20_lanes2(uint8_t out[128], const uint8_t key[32], const uint8_t nonce[12], uint32_t counter) {
+  // Byte shuffles that rotate every 32-bit word left by 16 and by 8.
+  __m256i rot16 = _mm256_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13, 2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13);
+  __m256i rot8 = _mm256_setr_epi8(3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14, 3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10, 15, 12, 13, 14);
+  // Rows of the input state, the same in both lanes but for the counter word of row d.
+  __m256i ja = _mm256_setr_epi32((int)0x61707865, (int)0x3320646e, (int)0x79622d32, (int)0x6b206574, (int)0x61707865, (int)0x3320646e, (int)0x79622d32, (int)0x6b206574);
+  __m256i jb = _mm256_setr_epi32((int)load32_le(key), (int)load32_le(key + 4), (int)load32_le(key + 8), (int)load32_le(key + 12), (int)load32_le(key), (int)load32_le(key + 4), (int)load32_le(key + 8), (int)load32_le(key + 12));
+  __m256i jc = _mm256_setr_epi32((int)load32_le(key + 16), (int)load32_le(key + 20), (int)load32_le(key + 24), (int)load32_le(key + 28), (int)load32_le(key + 16), (int)load32_le(key + 20), (int)load32_le(key + 24), (int)load32_le(key + 28));
+  __m256i jd0 = _mm256_setr_epi32((int)counter, (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8), (int)(counter + 1), (int)load32_le(nonce), (int)load32_le(nonce + 4), (int)load32_le(nonce + 8));
+  __m256i a0 = ja;
+  __m256i b0 = jb;
+  __m256i c0 = jc;
+  __m256i d0 = jd0;
+  // 20 rounds: 10 double rounds.
+  for (size_t i = 0; i < 10; ++i) {
+    // Column round: the four columns of each block at once.
+    a0 = _mm256_add_epi32(a0, b0);
+    d0 = _mm256_xor_si256(d0, a0);
+    d0 = _mm256_shuffle_epi8(d0, rot16);
+    c0 = _mm256_add_epi32(c0, d0);
+    b0 = _mm256_xor_si256(b0, c0);
+    b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+    a0 = _mm256_add_epi32(a0, b0);
+    d0 = _mm256_xor_si256(d0, a0);
+    d0 = _mm256_shuffle_epi8(d0, rot8);
+    c0 = _mm256_add_epi32(c0, d0);
+    b0 = _mm256_xor_si256(b0, c0);
+    b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+    // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
+    b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+    c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+    d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    a0 = _mm256_add_epi32(a0, b0);
+    d0 = _mm256_xor_si256(d0, a0);
+    d0 = _mm256_shuffle_epi8(d0, rot16);
+    c0 = _mm256_add_epi32(c0, d0);
+    b0 = _mm256_xor_si256(b0, c0);
+    b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 12), _mm256_srli_epi32(b0, 20));
+    a0 = _mm256_add_epi32(a0, b0);
+    d0 = _mm256_xor_si256(d0, a0);
+    d0 = _mm256_shuffle_epi8(d0, rot8);
+    c0 = _mm256_add_epi32(c0, d0);
+    b0 = _mm256_xor_si256(b0, c0);
+    b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
+    b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+    d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  }
+  // Feed-forward; block 2k + l is lane l of set k: bytes 0..32 are rows a, b, 32..64 rows c, d.
+  a0 = _mm256_add_epi32(a0, ja);
+  b0 = _mm256_add_epi32(b0, jb);
+  c0 = _mm256_add_epi32(c0, jc);
+  d0 = _mm256_add_epi32(d0, jd0);
+  _mm256_storeu_si256((__m256i *)out, _mm256_permute2x128_si256(a0, b0, 32));
+  _mm256_storeu_si256((__m256i *)(out + 32), _mm256_permute2x128_si256(c0, d0, 32));
+  _mm256_storeu_si256((__m256i *)(out + 64), _mm256_permute2x128_si256(a0, b0, 49));
+  _mm256_storeu_si256((__m256i *)(out + 96), _mm256_permute2x128_si256(c0, d0, 49));
+}
+
+// spec: spec/avx2_mul64.toml:25 chacha20.bulk_blocks
 // 4 ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+3, one block per 128-bit lane
-// (rows a, b, c, d in ymm; 2 set(s) of two blocks interleaved): out = 256 bytes of keystream.
+// (rows a, b, c, d in ymm; 2 sets of two blocks interleaved): out = 256 bytes of keystream.
 // chapoly-contract: {"role":"chacha20.block","blocks":4,"out":"out","key":"key","nonce":"nonce","counter":"counter","spec":"spec/avx2_mul64.toml:25"}
 static inline void chacha20_lanes4(uint8_t out[256], const uint8_t key[32], const uint8_t nonce[12], uint32_t counter) {
   // Byte shuffles that rotate every 32-bit word left by 16 and by 8.
@@ -419,7 +482,7 @@ static inline void chacha20_lanes4(uint8_t out[256], const uint8_t key[32], cons
 
 // spec: spec/avx2_mul64.toml:25 chacha20.bulk_blocks
 // 8 ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+7, one block per 128-bit lane
-// (rows a, b, c, d in ymm; 4 set(s) of two blocks interleaved): out = 512 bytes of keystream.
+// (rows a, b, c, d in ymm; 4 sets of two blocks interleaved): out = 512 bytes of keystream.
 // chapoly-contract: {"role":"chacha20.block","blocks":8,"out":"out","key":"key","nonce":"nonce","counter":"counter","spec":"spec/avx2_mul64.toml:25"}
 static inline void chacha20_lanes8(uint8_t out[512], const uint8_t key[32], const uint8_t nonce[12], uint32_t counter) {
   // Byte shuffles that rotate every 32-bit word left by 16 and by 8.
@@ -611,7 +674,7 @@ static inline void chacha20_lanes8(uint8_t out[512], const uint8_t key[32], cons
 
 // spec: spec/avx2_mul64.toml:34 schedule.interleave
 // 4 ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+3, one block per 128-bit lane
-// (rows a, b, c, d in ymm; 2 set(s) of two blocks interleaved): out = 256 bytes of keystream.
+// (rows a, b, c, d in ymm; 2 sets of two blocks interleaved): out = 256 bytes of keystream.
 // Stitched: also h = Poly1305 blocks mac[0..512) absorbed into h (32 poly1305_block steps,
 // 3 per double round), so the multiplies run beside the vector rounds. mac may not overlap out.
 // chapoly-contract: {"role":"chacha20.block","blocks":4,"out":"out","key":"key","nonce":"nonce","counter":"counter","spec":"spec/avx2_mul64.toml:25","mac":{"role":"poly1305.blocks","acc":["acc0","acc1","acc2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"mac","block_bytes":512,"pad":1,"interleave":3,"spec":"spec/avx2_mul64.toml:34"}}
@@ -1328,7 +1391,7 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
 
 // spec: spec/avx2_mul64.toml:34 schedule.interleave
 // 8 ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+7, one block per 128-bit lane
-// (rows a, b, c, d in ymm; 4 set(s) of two blocks interleaved): out = 512 bytes of keystream.
+// (rows a, b, c, d in ymm; 4 sets of two blocks interleaved): out = 512 bytes of keystream.
 // Stitched: also h = Poly1305 blocks mac[0..512) absorbed into h (32 poly1305_block steps,
 // 3 per double round), so the multiplies run beside the vector rounds. mac may not overlap out.
 // chapoly-contract: {"role":"chacha20.block","blocks":8,"out":"out","key":"key","nonce":"nonce","counter":"counter","spec":"spec/avx2_mul64.toml:25","mac":{"role":"poly1305.blocks","acc":["acc0","acc1","acc2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"mac","block_bytes":512,"pad":1,"interleave":3,"spec":"spec/avx2_mul64.toml:34"}}
@@ -2671,7 +2734,7 @@ static inline void chacha20_lanes8_mac(uint8_t out[512], const uint8_t key[32], 
 
 // spec: spec/avx2_mul64.toml:34 schedule.interleave
 // 4 ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+3, one block per 128-bit lane
-// (rows a, b, c, d in ymm; 2 set(s) of two blocks interleaved): out = 256 bytes of keystream.
+// (rows a, b, c, d in ymm; 2 sets of two blocks interleaved): out = 256 bytes of keystream.
 // Stitched: also h = Poly1305 blocks mac[0..256) absorbed into h (16 poly1305_block steps,
 // 3 per double round), so the multiplies run beside the vector rounds. mac may not overlap out.
 // chapoly-contract: {"role":"chacha20.block","blocks":4,"out":"out","key":"key","nonce":"nonce","counter":"counter","spec":"spec/avx2_mul64.toml:25","mac":{"role":"poly1305.blocks","acc":["acc0","acc1","acc2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"mac","block_bytes":256,"pad":1,"interleave":3,"spec":"spec/avx2_mul64.toml:34"}}
@@ -3372,7 +3435,7 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
 
 // spec: spec/avx2_mul64.toml:34 schedule.interleave
 // 8 ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+7, one block per 128-bit lane
-// (rows a, b, c, d in ymm; 4 set(s) of two blocks interleaved): out = 512 bytes of keystream.
+// (rows a, b, c, d in ymm; 4 sets of two blocks interleaved): out = 512 bytes of keystream.
 // Stitched: also h = Poly1305 blocks mac[0..256) absorbed into h (16 poly1305_block steps,
 // 3 per double round), so the multiplies run beside the vector rounds. mac may not overlap out.
 // chapoly-contract: {"role":"chacha20.block","blocks":8,"out":"out","key":"key","nonce":"nonce","counter":"counter","spec":"spec/avx2_mul64.toml:25","mac":{"role":"poly1305.blocks","acc":["acc0","acc1","acc2"],"key":["r0","r1"],"derived":{"s1":"r1 + (r1 >> 2)"},"msg":"mac","block_bytes":256,"pad":1,"interleave":3,"spec":"spec/avx2_mul64.toml:34"}}
@@ -6061,19 +6124,24 @@ static inline void chacha20_xor8_mac(uint8_t *out, const uint8_t *in, const uint
 // chapoly-contract: {"role":"aead.seal","radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
 __attribute__((force_align_arg_pointer)) void chapoly_k_avx2_mul64_seal(uint8_t *ct, uint8_t tag[16], const uint8_t *pt, size_t len, const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]) {
   // One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6); the blocks after it in
-  // the same pass are the keystream of a message of up to 192 (4 blocks) or 448 (8 blocks) bytes.
+  // the same pass are the keystream of a message of up to 64 (2 blocks), 192 (4 blocks) or 448
+  // (8 blocks) bytes.
   // A longer message makes its own keystream in the bulk loop, so block 0 alone, in general-purpose
   // registers (docs/benchmarks.md, stop 33: 150-230 TSC cycles less per message than a 4-block
   // vector pass on a Zen 5, whose vector add, xor and shift take 2 cycles).
   // spec: spec/avx2_mul64.toml:25 chacha20.bulk_blocks
   uint8_t ks[512];
-  if (192 >= len) {
-    chacha20_lanes4(ks, key, nonce, 0);
+  if (64 >= len) {
+    chacha20_lanes2(ks, key, nonce, 0);
   } else {
-    if (448 >= len) {
-      chacha20_lanes8(ks, key, nonce, 0);
+    if (192 >= len) {
+      chacha20_lanes4(ks, key, nonce, 0);
     } else {
-      chacha20_block(ks, key, nonce, 0);
+      if (448 >= len) {
+        chacha20_lanes8(ks, key, nonce, 0);
+      } else {
+        chacha20_block(ks, key, nonce, 0);
+      }
     }
   }
   // spec: spec/avx2_mul64.toml:31 poly1305.multiplier
@@ -6264,19 +6332,24 @@ __attribute__((force_align_arg_pointer)) void chapoly_k_avx2_mul64_seal(uint8_t 
 // chapoly-contract: {"role":"aead.open","radix":64,"limbs":[64,64,2],"spec":"spec/avx2_mul64.toml:31"}
 __attribute__((force_align_arg_pointer)) void chapoly_k_avx2_mul64_open(uint8_t *pt, uint8_t tag[16], const uint8_t *ct, size_t len, const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]) {
   // One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6); the blocks after it in
-  // the same pass are the keystream of a message of up to 192 (4 blocks) or 448 (8 blocks) bytes.
+  // the same pass are the keystream of a message of up to 64 (2 blocks), 192 (4 blocks) or 448
+  // (8 blocks) bytes.
   // A longer message makes its own keystream in the bulk loop, so block 0 alone, in general-purpose
   // registers (docs/benchmarks.md, stop 33: 150-230 TSC cycles less per message than a 4-block
   // vector pass on a Zen 5, whose vector add, xor and shift take 2 cycles).
   // spec: spec/avx2_mul64.toml:25 chacha20.bulk_blocks
   uint8_t ks[512];
-  if (192 >= len) {
-    chacha20_lanes4(ks, key, nonce, 0);
+  if (64 >= len) {
+    chacha20_lanes2(ks, key, nonce, 0);
   } else {
-    if (448 >= len) {
-      chacha20_lanes8(ks, key, nonce, 0);
+    if (192 >= len) {
+      chacha20_lanes4(ks, key, nonce, 0);
     } else {
-      chacha20_block(ks, key, nonce, 0);
+      if (448 >= len) {
+        chacha20_lanes8(ks, key, nonce, 0);
+      } else {
+        chacha20_block(ks, key, nonce, 0);
+      }
     }
   }
   // spec: spec/avx2_mul64.toml:31 poly1305.multiplier

@@ -357,8 +357,9 @@ Function chacha20_lanes(const Spec &s, int sets, int mac_blocks) {
   if (mac) add_mac_params(f);
   f.spec = mac ? "schedule.interleave" : kBulk;
   f.doc = fmt::format("{} ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+{}, one block per 128-bit lane\n"
-                      "(rows a, b, c, d in ymm; {} set(s) of two blocks interleaved): out = {} bytes of keystream.",
-                      nb, nb - 1, sets, 64 * nb);
+                      "(rows a, b, c, d in ymm; {}): out = {} bytes of keystream.",
+                      nb, nb - 1, sets == 1 ? std::string("one set of two blocks") : fmt::format("{} sets of two blocks interleaved", sets),
+                      64 * nb);
   if (mac)
     f.doc += fmt::format("\nStitched: also h = Poly1305 blocks mac[0..{}) absorbed into h ({} poly1305_block steps,\n"
                          "{} per double round), so the multiplies run beside the vector rounds. mac may not overlap out.",
@@ -720,14 +721,17 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
   const bool avx2 = s.isa == "x86_64-avx2";
   if (avx2) {
     b.push_back(comment("One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6); the blocks after it in\n"
-                        "the same pass are the keystream of a message of up to 192 (4 blocks) or 448 (8 blocks) bytes.\n"
+                        "the same pass are the keystream of a message of up to 64 (2 blocks), 192 (4 blocks) or 448\n"
+                        "(8 blocks) bytes.\n"
                         "A longer message makes its own keystream in the bulk loop, so block 0 alone, in general-purpose\n"
                         "registers (docs/benchmarks.md, stop 33: 150-230 TSC cycles less per message than a 4-block\n"
                         "vector pass on a Zen 5, whose vector add, xor and shift take 2 cycles)."));
     b.push_back(decl(Type::array(K::U8, 512, false), "ks", kBulk));
     auto lanes = [&](const char *fn) { return std::vector<Stmt>{eval(call(fn, {v("ks"), v("key"), v("nonce"), u32(0)}))}; };
-    b.push_back(if_(op("ge", {sz(192), v("len")}), lanes("chacha20_lanes4"),
-                    {if_(op("ge", {sz(448), v("len")}), lanes("chacha20_lanes8"), lanes("chacha20_block"))}, kBulk));
+    b.push_back(if_(op("ge", {sz(64), v("len")}), lanes("chacha20_lanes2"),
+                    {if_(op("ge", {sz(192), v("len")}), lanes("chacha20_lanes4"),
+                         {if_(op("ge", {sz(448), v("len")}), lanes("chacha20_lanes8"), lanes("chacha20_block"))})},
+                    kBulk));
   } else {
     b.push_back(comment("One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6)."));
     b.push_back(decl(Type::array(K::U8, 64 * n, false), "ks", bk(s)));
@@ -1322,9 +1326,12 @@ Module build_scalar(const Spec &s, const Mul64 &d) {
   m.functions.push_back(poly_load_partial(s));
   m.functions.push_back(poly_final(s, d));
   if (s.isa == "x86_64-avx2") {  // after poly1305_block, which the stitched one calls
-    // Two sets, not one: the short path is bound by the rounds' latency (about 30 cycles per
-    // double round), so a second set of two blocks is free (measured: 16-byte seal 340 cycles
-    // with one set or two) and covers messages up to 192 bytes.
+    // The key pass of a one-shot message: one set (2 blocks) up to 64 bytes, two sets up to 192.
+    // The pass is bound by the rounds' latency, so the second set costs little where vector add,
+    // xor and shift take 2 cycles (Zen 5: 16-byte seal 340 cycles with one set or two), but on a
+    // Zen 3 (1 cycle) one set is ~15% faster (docs/benchmarks.md, stop 44: 287 against 337 TSC
+    // ticks per pass; the 0-64 byte seal and open 10-13% faster).
+    m.functions.push_back(chacha20_lanes(s, 1, 0));
     m.functions.push_back(chacha20_lanes(s, 2, 0));
     // Four sets (8 blocks) for 193-448 bytes and for tails above 256 bytes: one pass instead of
     // two dependent ones.
