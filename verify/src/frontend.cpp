@@ -15,6 +15,7 @@
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Basic/Version.h>
@@ -691,8 +692,80 @@ struct Lowerer {
     return out;
   }
 
+  // The dialect's shape at file level (since stop 44; the closed-world review found each of these
+  // proving with code the library would link unproved). Outside system headers: the only function
+  // definitions are top-level `static` helpers and extern "C" kernels in the main file (none in a
+  // namespace, a class, a template, a nested linkage block or an included header, which this
+  // lowering would not read); nothing renames a symbol or adds one (asm labels, including
+  // `#pragma redefine_extname`, aliases, ifuncs, weak symbols, file-scope asm); and no attribute
+  // runs code that no kernel calls (constructor, destructor, cleanup) or keeps code no kernel
+  // reaches (used, section). The attributes the generator writes (always_inline,
+  // force_align_arg_pointer), alignment and `unused` are the only ones allowed. Each is a
+  // front-end error naming the file and line.
+  struct ShapeGate : RecursiveASTVisitor<ShapeGate> {
+    Lowerer &lw;
+    explicit ShapeGate(Lowerer &l) : lw(l) {}
+    bool shouldVisitTemplateInstantiations() const { return false; }
+    bool shouldVisitImplicitCode() const { return false; }
+    void fail(const Decl *d, const std::string &m) {
+      SourceLocation x = lw.sm.getExpansionLoc(d->getLocation());
+      FrontendError e;
+      e.file = lw.sm.getFilename(x).str();
+      if (e.file.empty()) e.file = lw.file.path;
+      e.loc = lw.loc(d->getLocation());
+      e.msg = m;
+      lw.errs.push_back(e);
+    }
+    bool user(const Decl *d) const {
+      SourceLocation x = lw.sm.getExpansionLoc(d->getLocation());
+      return x.isValid() && !lw.sm.isInSystemHeader(x);
+    }
+    static std::string nameOf(const Decl *d) {
+      if (const auto *nd = dyn_cast<NamedDecl>(d)) return "'" + nd->getNameAsString() + "'";
+      return "a declaration";
+    }
+    bool VisitDecl(Decl *d) {
+      if (!user(d)) return true;
+      if (isa<FileScopeAsmDecl>(d)) fail(d, "file-scope asm is outside the emitted dialect (it can define or rename symbols no proof covers)");
+      if (isa<NamespaceDecl>(d)) fail(d, "namespace " + nameOf(d) + " is outside the emitted dialect (kernel files define top-level static helpers and extern \"C\" kernels only)");
+      if (isa<FunctionTemplateDecl>(d) || isa<ClassTemplateDecl>(d) || isa<VarTemplateDecl>(d))
+        fail(d, "template " + nameOf(d) + " is outside the emitted dialect");
+      for (const Attr *a : d->attrs()) {
+        const attr::Kind k = a->getKind();
+        const bool allowed = k == attr::AlwaysInline || k == attr::X86ForceAlignArgPointer || k == attr::Aligned || k == attr::Unused;
+        const bool symbol = k == attr::AsmLabel || k == attr::Alias || k == attr::IFunc || k == attr::Weak ||
+                            k == attr::WeakRef || k == attr::WeakImport || k == attr::Section || k == attr::Used ||
+                            k == attr::Retain || k == attr::Constructor || k == attr::Destructor || k == attr::Cleanup;
+        if (symbol || (!allowed && !a->isImplicit()))
+          fail(d, std::string("attribute '") + a->getSpelling() + "' on " + nameOf(d) +
+                      " is outside the emitted dialect (allowed: always_inline, force_align_arg_pointer, aligned, unused): " +
+                      (symbol ? "it names, adds or keeps a symbol, or runs code, that no proof covers" : "not one the verifier knows"));
+      }
+      if (const auto *fd = dyn_cast<FunctionDecl>(d); fd && fd->doesThisDeclarationHaveABody()) {
+        const DeclContext *dc = fd->getLexicalDeclContext();
+        const bool top = dc->isTranslationUnit() ||
+                         (isa<LinkageSpecDecl>(dc) && cast<LinkageSpecDecl>(dc)->getLanguage() == LinkageSpecDecl::lang_c &&
+                          dc->getLexicalParent() != nullptr && dc->getLexicalParent()->isTranslationUnit());
+        std::string where;
+        if (!lw.sm.isInMainFile(lw.sm.getExpansionLoc(fd->getLocation()))) where = "in an included file, not the kernel file";
+        else if (isa<CXXMethodDecl>(fd)) where = "as a member of a class";
+        else if (fd->getTemplatedKind() != FunctionDecl::TK_NonTemplate) where = "as a template";
+        else if (!top) where = "inside a namespace or a nested linkage block";
+        if (!where.empty())
+          fail(d, "function " + nameOf(d) + " is defined " + where +
+                      ": outside the emitted dialect (kernel files define top-level static helpers and extern \"C\" kernels "
+                      "only, each proved; this one would be linked unread)");
+      }
+      return true;
+    }
+  };
+
   void run(TranslationUnitDecl *tu) {
     std::vector<const FunctionDecl *> defs;
+    {
+      ShapeGate g(*this);
+      g.TraverseDecl(tu);
+    }
     for (const Decl *d : tu->decls()) {
       const Decl *dd = d;
       if (const auto *lsd = dyn_cast<LinkageSpecDecl>(d)) {
