@@ -741,6 +741,14 @@ struct Lowerer {
                       " is outside the emitted dialect (allowed: always_inline, force_align_arg_pointer, aligned, unused): " +
                       (symbol ? "it names, adds or keeps a symbol, or runs code, that no proof covers" : "not one the verifier knows"));
       }
+      if (const auto *vd = dyn_cast<VarDecl>(d); vd && !isa<ParmVarDecl>(vd)) {
+        if (vd->isStaticLocal())
+          fail(d, "the static local " + nameOf(d) + " is outside the emitted dialect (its value would cross calls: a "
+                  "non-constant initialiser runs once, at the first call, and the proofs read it as each call's)");
+        else if (vd->hasGlobalStorage() && vd->hasInit() && !vd->hasConstantInitialization())
+          fail(d, "the file-scope variable " + nameOf(d) + " has an initialiser that is not a constant: outside the emitted dialect");
+        if (vd->getTLSKind() != VarDecl::TLS_None) fail(d, "the thread-local " + nameOf(d) + " is outside the emitted dialect");
+      }
       if (const auto *fd = dyn_cast<FunctionDecl>(d); fd && fd->doesThisDeclarationHaveABody()) {
         const DeclContext *dc = fd->getLexicalDeclContext();
         const bool top = dc->isTranslationUnit() ||
@@ -956,8 +964,9 @@ static void rejectHiddenPaths(const File &f, std::vector<FrontendError> &errs) {
 // kernel brings (every file clang read that is not a system header: the kernel source and its own
 // headers) may hold none, but for a header's include guard (#ifndef G as the file's first
 // directive, then #define G) and #ifdef / #ifndef __cplusplus (C++ in both, -std is part of both
-// flag sets); an #endif closes one of those, as any other opener fails.
-static void rejectConditionalDirectives(clang::ASTContext &ctx, std::vector<FrontendError> &errs) {
+// flag sets); an #endif closes one of those, as any other opener fails. Since stop 44 the other
+// directives too (below): #include, the guard's #define and #endif are the only ones allowed.
+static void rejectDirectives(clang::ASTContext &ctx, std::vector<FrontendError> &errs) {
   clang::SourceManager &sm = ctx.getSourceManager();
   const clang::LangOptions &lo = ctx.getLangOpts();
   for (unsigned i = 0; i < sm.local_sloc_entry_size(); ++i) {
@@ -978,6 +987,11 @@ static void rejectConditionalDirectives(clang::ASTContext &ctx, std::vector<Fron
     bool afterHash = false, wantArg = false;
     clang::SourceLocation hashLoc;
     for (lex.LexFromRawLexer(t); t.isNot(clang::tok::eof); lex.LexFromRawLexer(t)) {
+      if (t.is(clang::tok::raw_identifier) && t.getRawIdentifier() == "_Pragma") dirs.push_back({"_Pragma", "", t.getLocation()});
+      if (afterHash && !t.isAtStartOfLine() && t.is(clang::tok::numeric_constant)) {
+        afterHash = false;
+        dirs.push_back({"line marker", "", hashLoc});
+      }
       if (wantArg) {
         wantArg = false;
         if (!t.isAtStartOfLine() && t.is(clang::tok::raw_identifier)) dirs.back().arg = t.getRawIdentifier().str();
@@ -995,6 +1009,25 @@ static void rejectConditionalDirectives(clang::ASTContext &ctx, std::vector<Fron
     static const std::set<std::string> opener = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else"};
     const bool guarded = !isMain && dirs.size() >= 2 && dirs[0].name == "ifndef" && dirs[1].name == "define" &&
                          !dirs[0].arg.empty() && dirs[1].arg == dirs[0].arg;
+    // Since stop 44 (the second closed-world review): no directive but #include, the include
+    // guard's #define and #endif either. A macro of the file's own can read what the build's flags
+    // define without a conditional (a stringized __OPTIMIZE__ flipped a tag bit under -O2 only);
+    // #line, line markers and #pragma GCC system_header make the file's code look like a system
+    // header's, which the shape gate does not read; other pragmas (`#pragma clang section`, `weak`,
+    // `redefine_extname`, `_Pragma`) place or rename code.
+    static const std::set<std::string> allowed = {"include", "endif"};
+    for (size_t k = 0; k < dirs.size(); ++k) {
+      const Dir &d = dirs[k];
+      if (opener.count(d.name) || allowed.count(d.name) || (guarded && k == 1)) continue;
+      const clang::PresumedLoc pl = sm.getPresumedLoc(d.loc);
+      errs.push_back({sm.getFileEntryForID(fid)->getName().str(),
+                      SrcLoc{sm.getSpellingLineNumber(d.loc), sm.getSpellingColumnNumber(d.loc)},
+                      (d.name == "_Pragma" || d.name == "line marker" ? d.name : "'#" + d.name + "'") +
+                          " in a file the kernel brings is outside the emitted dialect (only #include, a header's "
+                          "include guard and #ifdef __cplusplus): a macro can read the build's flags, which this "
+                          "parse does not see, and a pragma, #line or line marker can place, rename or hide code"});
+      (void)pl;
+    }
     for (size_t k = 0; k < dirs.size(); ++k) {
       const Dir &d = dirs[k];
       if (!opener.count(d.name) || (guarded && k == 0)) continue;
@@ -1095,7 +1128,7 @@ bool parseKernelFile(const std::string &path, const std::vector<std::string> &fl
       return false;
     }
   }
-  rejectConditionalDirectives(ctx, errs);
+  rejectDirectives(ctx, errs);
   if (!errs.empty()) return false;
   Lowerer L(ctx, out, errs);
   L.run(ctx.getTranslationUnitDecl());

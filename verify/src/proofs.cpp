@@ -1516,14 +1516,17 @@ static const Expr *stripCasts(const Expr *e) {
 // variables the load set (directly or through an ifma.lane0 helper), in order. Any other use of
 // the state (a read, a write, another buffer loaded, a write after the store, a copy of the loaded
 // h stored) is a failure. Returns "" when the flow holds, else why not ("file:line: ...").
-static std::string stateFlow(const File &f, const Function &kernel, int statePar, const std::string &loadRole,
-                             const std::string &storeRole, bool needStore) {
-  struct Site {
-    int fn = -1;          // the function holding the call
-    const Stmt *top = nullptr;  // the top-level statement of that function's body holding it
-    const Expr *call = nullptr;
-  };
-  std::vector<Site> loads, stores;
+// Where a buffer parameter goes (stateFlow, proveTagFlow): from variable `var0` of function `fi0`,
+// every use must be an argument of a call of a helper with a body; the calls of a `sink` helper
+// are recorded in `sinks`, any other helper is followed into the parameter that receives it. ""
+// when so, else where `what` is used otherwise.
+struct FlowSite {
+  int fn = -1;                // the function holding the call
+  const Stmt *top = nullptr;  // the top-level statement of that function's body holding it
+  const Expr *call = nullptr;
+};
+static std::string followParam(const File &f, int fi0, int var0, const std::string &what,
+                               const std::function<bool(const Function &)> &sink, std::vector<FlowSite> &sinks) {
   std::string err;
   auto at = [&](SrcLoc l) { return f.path + ":" + std::to_string(l.line) + ": "; };
   std::set<std::pair<int, int>> seen;  // (function, variable) already followed
@@ -1534,22 +1537,20 @@ static std::string stateFlow(const File &f, const Function &kernel, int statePar
     std::function<void(const Expr &)> walkE = [&](const Expr &e) {
       if (!err.empty()) return;
       if (e.kind == Expr::Var && e.var == v) {
-        err = at(e.loc) + "the state is used other than as a call argument in " + fn.name + " ('" + e.text + "')";
+        err = at(e.loc) + what + " is used other than as a call argument in " + fn.name + " ('" + e.text + "')";
         return;
       }
       if (e.kind == Expr::Call && e.fn >= 0) {
         const Function &g = f.funcs[(size_t)e.fn];
-        const std::string role = roleOf(g);
         for (size_t i = 0; i < e.args.size(); ++i) {
           const Expr *a = stripCasts(e.args[i].get());
           if (!a || a->kind != Expr::Var || a->var != v) {
             if (e.args[i]) walkE(*e.args[i]);
             continue;
           }
-          if (role == loadRole) loads.push_back({fi, top, &e});
-          else if (role == storeRole) stores.push_back({fi, top, &e});
+          if (sink(g)) sinks.push_back({fi, top, &e});
           else if (i < g.params.size()) follow(e.fn, g.params[i]);
-          else err = at(e.loc) + "the state is passed to " + g.name + " beyond its parameters";
+          else err = at(e.loc) + what + " is passed to " + g.name + " beyond its parameters";
         }
         return;
       }
@@ -1557,7 +1558,7 @@ static std::string stateFlow(const File &f, const Function &kernel, int statePar
         if (a) walkE(*a);
     };
     std::function<void(const Stmt &)> walkS = [&](const Stmt &s) {
-      if (s.kind == Stmt::Decl && s.var == v) err = at(s.loc) + "the state is redeclared in " + fn.name;
+      if (s.kind == Stmt::Decl && s.var == v) err = at(s.loc) + what + " is redeclared in " + fn.name;
       if (s.e) walkE(*s.e);
       if (s.inc) walkE(*s.inc);
       forEachChild(s, walkS);
@@ -1571,8 +1572,20 @@ static std::string stateFlow(const File &f, const Function &kernel, int statePar
       walkS(*fn.body);
     }
   };
-  follow(f.findFunc(kernel.name), statePar);
+  follow(fi0, var0);
+  return err;
+}
+
+static std::string stateFlow(const File &f, const Function &kernel, int statePar, const std::string &loadRole,
+                             const std::string &storeRole, bool needStore) {
+  using Site = FlowSite;
+  auto at = [&](SrcLoc l) { return f.path + ":" + std::to_string(l.line) + ": "; };
+  std::vector<Site> sinks, loads, stores;
+  std::string err = followParam(f, f.findFunc(kernel.name), statePar, "the state",
+                                [&](const Function &g) { const std::string r = roleOf(g); return r == loadRole || r == storeRole; },
+                                sinks);
   if (!err.empty()) return err;
+  for (const Site &x : sinks) (roleOf(f.funcs[(size_t)x.call->fn]) == loadRole ? loads : stores).push_back(x);
   if (loads.size() != 1) return at(kernel.loc) + "the state reaches " + std::to_string(loads.size()) + " " + loadRole + " calls (one needed)";
   if (stores.size() != (needStore ? 1u : 0u))
     return at(kernel.loc) + "the state reaches " + std::to_string(stores.size()) + " " + storeRole + " calls (" +
@@ -2085,6 +2098,73 @@ constexpr EntryName kEntryNames[] = {
     {"_chacha20", "chacha20.xor", true}};
 constexpr const char *kKernelRoles[] = {"aead.seal",       "aead.open",       "poly1305.oneshot", "chacha20.xor",
                                         "poly1305.update", "poly1305.finish", "aead.seal_update", "aead.open_update"};
+
+// Each role's C signature (emitted/README.md, "Kernel ABI"; runtime/src/internal/chapoly_internal.h
+// calls the kernels by position): the parameters' names, which the proofs read the buffers and
+// lengths by, in order, and their types. Kind 'o' uint8_t * (written), 'i' const uint8_t *, 'z'
+// size_t, 'c' uint32_t; n > 0: written T p[n], the buffer's size the proofs take (0: a plain
+// pointer, sized by a length parameter). Since stop 44: a kernel whose nonce and key parameters
+// were swapped against the header's order proved (the runtime would hand it the nonce as the key).
+struct AbiParam {
+  const char *name;
+  char kind;
+  unsigned n;
+};
+const std::vector<AbiParam> *abiOf(const std::string &role, bool ifmaPowers) {
+  static const std::map<std::string, std::vector<AbiParam>> abi = {
+      {"aead.seal", {{"ct", 'o', 0}, {"tag", 'o', 16}, {"pt", 'i', 0}, {"len", 'z', 0}, {"aad", 'i', 0},
+                     {"aad_len", 'z', 0}, {"nonce", 'i', 12}, {"key", 'i', 32}}},
+      {"aead.open", {{"pt", 'o', 0}, {"tag", 'o', 16}, {"ct", 'i', 0}, {"len", 'z', 0}, {"aad", 'i', 0},
+                     {"aad_len", 'z', 0}, {"nonce", 'i', 12}, {"key", 'i', 32}}},
+      {"poly1305.oneshot", {{"tag", 'o', 16}, {"msg", 'i', 0}, {"len", 'z', 0}, {"key", 'i', 32}}},
+      {"chacha20.xor", {{"out", 'o', 0}, {"in", 'i', 0}, {"len", 'z', 0}, {"nonce", 'i', 12}, {"key", 'i', 32}, {"counter", 'c', 0}}},
+      {"poly1305.update", {{"acc", 'o', 24}, {"msg", 'i', 0}, {"len", 'z', 0}, {"otk", 'i', 32}}},
+      {"poly1305.finish", {{"tag", 'o', 16}, {"acc", 'i', 24}, {"otk", 'i', 32}}},
+      {"aead.seal_update", {{"ct", 'o', 0}, {"pt", 'i', 0}, {"len", 'z', 0}, {"acc", 'o', 24}, {"otk", 'i', 32},
+                            {"nonce", 'i', 12}, {"key", 'i', 32}, {"counter", 'c', 0}}},
+      {"aead.open_update", {{"pt", 'o', 0}, {"ct", 'i', 0}, {"len", 'z', 0}, {"acc", 'o', 24}, {"otk", 'i', 32},
+                            {"nonce", 'i', 12}, {"key", 'i', 32}, {"counter", 'c', 0}}},
+      // The IFMA dialect's: its update entries take the key-power state pw (proofs: key-handover).
+      {"ifma.seal_update", {{"ct", 'o', 0}, {"pt", 'i', 0}, {"len", 'z', 0}, {"acc", 'o', 24}, {"pw", 'i', 192},
+                            {"nonce", 'i', 12}, {"key", 'i', 32}, {"counter", 'c', 0}}},
+      {"ifma.open_update", {{"pt", 'o', 0}, {"ct", 'i', 0}, {"len", 'z', 0}, {"acc", 'o', 24}, {"pw", 'i', 192},
+                            {"nonce", 'i', 12}, {"key", 'i', 32}, {"counter", 'c', 0}}},
+      {"ifma.stream_keys", {{"pw", 'o', 192}, {"otk", 'i', 32}}}};
+  std::string r = role;
+  if (ifmaPowers && (role == "aead.seal_update" || role == "aead.open_update")) r = "ifma." + role.substr(5);
+  auto it = abi.find(r);
+  return it == abi.end() ? nullptr : &it->second;
+}
+
+// "" when `k`'s parameters are the ABI's, else the first difference.
+std::string abiMismatch(const File &f, const Function &k, const std::vector<AbiParam> &want) {
+  std::string sig;
+  for (const AbiParam &a : want) {
+    static const std::map<char, std::string> ty = {{'o', "uint8_t *"}, {'i', "const uint8_t *"}, {'z', "size_t "}, {'c', "uint32_t "}};
+    sig += std::string(sig.empty() ? "" : ", ") + (a.n ? (a.kind == 'i' ? "const uint8_t " : "uint8_t ") + std::string(a.name) + "[" + std::to_string(a.n) + "]"
+                                                       : ty.at(a.kind) + a.name);
+  }
+  auto bad = [&](const std::string &what) { return k.name + " " + what + ": its role's C signature is (" + sig + ")"; };
+  if (k.params.size() != want.size()) return bad("has " + std::to_string(k.params.size()) + " parameters");
+  if (k.ret.kind != Type::Void) return bad("returns a value");
+  for (size_t i = 0; i < want.size(); ++i) {
+    const Var &v = f.vars[(size_t)k.params[i]];
+    const AbiParam &a = want[i];
+    const std::string at = "parameter " + std::to_string(i + 1) + " (" + v.name + ")";
+    if (v.name != a.name) return bad(at + " is not named " + a.name);
+    if (v.isRef) return bad(at + " is a reference");
+    if (a.kind == 'z' || a.kind == 'c') {
+      const unsigned bits = a.kind == 'z' ? 64 : 32;
+      if (v.ty.kind != Type::Int || v.ty.bits != bits || v.ty.isSigned) return bad(at + " is not an unsigned " + std::to_string(bits) + "-bit integer");
+      continue;
+    }
+    if ((v.ty.kind != Type::Ptr && v.ty.kind != Type::Array) || v.ty.bits != 8 || v.ty.isSigned || v.ty.elemIsVec)
+      return bad(at + " is not a pointer to bytes");
+    if (v.ty.pointeeConst != (a.kind == 'i')) return bad(at + (a.kind == 'i' ? " is not const" : " is const"));
+    if (v.paramCount != a.n) return bad(at + " is written with " + (v.paramCount ? "[" + std::to_string(v.paramCount) + "]" : std::string("no size")));
+  }
+  return "";
+}
 }  // namespace
 
 static void proveKernelRole(const File &f, const Function &kernel, const BoundsOptions &opt, KernelResult &kr) {
@@ -2132,17 +2212,22 @@ static void proveKernelRole(const File &f, const Function &kernel, const BoundsO
     } else if (byName != nullptr && kc.role != byName->role) {
       fail(kernel.name + "'s name says " + byName->role + " (ABI suffix " + byName->suffix + ") but its contract says " +
            kc.role + ": the two must agree");
+    } else if (std::string why = abiMismatch(f, kernel, *abiOf(kc.role, false)); !why.empty()) {
+      fail(why);
     } else {
-      o.what = kernel.name + " is a kernel entry point of role " + kc.role;
+      o.what = kernel.name + " is a kernel entry point of role " + kc.role + ", with its role's C signature";
     }
     return;
   }
-  if (byName == nullptr || !byName->ifma)
+  if (byName == nullptr || !byName->ifma) {
     fail(kernel.name + " is not the ABI name of an entry this dialect proves (chapoly_k_<family>_ followed by seal, open, "
          "poly1305, chacha20, seal_update, open_update or stream_keys; files with contracts name the role in one): "
          "it would be linked with no proof of what it computes");
-  else
-    o.what = kernel.name + " is a kernel entry point (ABI name suffix " + byName->suffix + ")";
+    return;
+  }
+  const std::string role = *byName->role ? byName->role : "ifma.stream_keys";
+  if (std::string why = abiMismatch(f, kernel, *abiOf(role, true)); !why.empty()) fail(why);
+  else o.what = kernel.name + " is a kernel entry point (ABI name suffix " + byName->suffix + "), with its C signature";
 }
 
 // A kernel that ends in a tag writes its tag buffer only through the final-reduction helper
@@ -2165,62 +2250,18 @@ static void proveTagFlow(const File &f, const Function &kernel, const BoundsOpti
     o.skipped = true;
     return;
   }
-  if (tagVar < 0) {
-    o.res = Res::FAILED;
-    o.cex = kernel.name + " makes a tag but has no parameter named tag (the kernel ABI, emitted/README.md)";
-    return;
-  }
-  std::vector<std::pair<int, int>> work = {{(int)(&kernel - f.funcs.data()), tagVar}};
-  std::set<std::pair<int, int>> seen(work.begin(), work.end());
-  int finals = 0;
   std::string why;
-  while (!work.empty() && why.empty()) {
-    auto [fi, var] = work.back();
-    work.pop_back();
-    const Function &fn = f.funcs[(size_t)fi];
-    std::function<void(const Expr &)> visit = [&](const Expr &e) {
-      if (!why.empty()) return;
-      if (e.kind == Expr::Var && e.var == var) {
-        why = f.path + ":" + std::to_string(e.loc.line) + ": " + fn.name + " uses the tag buffer (" + f.vars[(size_t)var].name +
-              ") other than as a call argument: a store or read there is outside the proof of the tag";
-        return;
-      }
-      if (e.kind == Expr::Call) {
-        for (size_t i = 0; i < e.args.size(); ++i) {
-          const Expr *a = stripCasts(e.args[i].get());
-          if (a && a->kind == Expr::Var && a->var == var) {
-            const Function *g = e.fn >= 0 ? &f.funcs[(size_t)e.fn] : nullptr;
-            if (g == nullptr || i >= g->params.size()) {
-              why = f.path + ":" + std::to_string(e.loc.line) + ": the tag buffer is handed to " + e.name + ", which has no body here";
-              return;
-            }
-            // The final helpers the `final-reduction` proofs cover: role poly1305.final, or (the
-            // hand-written samples without contracts) marked or named as such.
-            if (roleOf(*g) == "poly1305.final" || opt.finalReduction.count(g->name) != 0) {
-              ++finals;
-              continue;
-            }
-            if (seen.insert({e.fn, g->params[i]}).second) work.push_back({e.fn, g->params[i]});
-            continue;
-          }
-          if (e.args[i]) visit(*e.args[i]);
-        }
-        return;
-      }
-      for (const auto &a : e.args)
-        if (a) visit(*a);
-    };
-    std::function<void(const Stmt &)> walkS = [&](const Stmt &st) {
-      for (const ExprP *x : {&st.e, &st.inc})
-        if (*x) visit(**x);
-      for (const StmtP *c : {&st.init, &st.then, &st.els})
-        if (*c) walkS(**c);
-      for (const auto &b : st.body)
-        if (b) walkS(*b);
-    };
-    if (fn.body) walkS(*fn.body);
+  if (tagVar < 0) {
+    why = kernel.name + " makes a tag but has no parameter named tag (the kernel ABI, emitted/README.md)";
+  } else {
+    // The final helpers the `final-reduction` proofs cover: role poly1305.final, or (the
+    // hand-written samples without contracts) marked or named as such.
+    std::vector<FlowSite> finals;
+    why = followParam(f, f.findFunc(kernel.name), tagVar, "the tag buffer",
+                      [&](const Function &g) { return roleOf(g) == "poly1305.final" || opt.finalReduction.count(g.name) != 0; },
+                      finals);
+    if (why.empty() && finals.empty()) why = kernel.name + " never hands its tag buffer to the final-reduction helper";
   }
-  if (why.empty() && finals == 0) why = kernel.name + " never hands its tag buffer to the final-reduction helper";
   if (!why.empty()) {
     o.res = Res::FAILED;
     o.cex = why;

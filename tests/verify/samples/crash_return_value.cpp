@@ -11,6 +11,7 @@ static inline uint64_t two_bytes(uint64_t x) { return low_byte(x) + low_byte(x >
 // chapoly-bounds-only (a crash regression sample)
 static inline uint64_t four_bytes(uint64_t x) { return two_bytes(x) + two_bytes(x >> 16); }
 
+// chapoly-bounds-only (a crash regression sample: not the ChaCha20 ABI, so no role)
 extern "C" void chapoly_k_sample_retval_chacha20(uint8_t *out, const uint8_t *in, size_t len) {
   for (size_t i = 0; i < len; ++i) out[i] = (uint8_t)four_bytes(in[i]);
 }

@@ -89,21 +89,21 @@ static inline void p1305_final(uint8_t tag[16], uint64_t h0, uint64_t h1, uint64
 }
 
 // chapoly-contract: {"role": "poly1305.oneshot", "spec": "sample64.toml:4"}
-extern "C" void chapoly_k_sample64_poly1305(uint8_t tag[16], const uint8_t *m, size_t len, const uint8_t key[32]) {
+extern "C" void chapoly_k_sample64_poly1305(uint8_t tag[16], const uint8_t *msg, size_t len, const uint8_t key[32]) {
   uint64_t r0, r1, s1;
   p1305_clamp(r0, r1, s1, key);
   uint64_t h0 = 0, h1 = 0, h2 = 0;
-  // chapoly-contract: {"role": "poly1305.blocks", "acc": ["h0", "h1", "h2"], "key": ["r0", "r1"], "derived": {"s1": "r1 + (r1 >> 2)"}, "msg": "m", "block_bytes": 16, "pad": 1, "radix": 64, "limbs": [64, 64, 2], "spec": "sample64.toml:2"}
+  // chapoly-contract: {"role": "poly1305.blocks", "acc": ["h0", "h1", "h2"], "key": ["r0", "r1"], "derived": {"s1": "r1 + (r1 >> 2)"}, "msg": "msg", "block_bytes": 16, "pad": 1, "radix": 64, "limbs": [64, 64, 2], "spec": "sample64.toml:2"}
   // chapoly-invariant: h0 <= 0xffffffffffffffff
   // chapoly-invariant: h1 <= 0xffffffffffffffff
   // chapoly-invariant: h2 <= 0x4
   for (size_t i = 0; i < len / 16; ++i) {
-    p1305_block(h0, h1, h2, r0, r1, s1, load64_le(m + i * 16), load64_le(m + i * 16 + 8), 1);
+    p1305_block(h0, h1, h2, r0, r1, s1, load64_le(msg + i * 16), load64_le(msg + i * 16 + 8), 1);
   }
   const size_t rem = len % 16;
   if (rem != 0) {
     uint64_t m0 = 0, m1 = 0;
-    p1305_load_partial(m0, m1, m + (len - rem), rem, 1);
+    p1305_load_partial(m0, m1, msg + (len - rem), rem, 1);
     p1305_block(h0, h1, h2, r0, r1, s1, m0, m1, 0);
   }
   p1305_final(tag, h0, h1, h2, load64_le(key + 16), load64_le(key + 24));
