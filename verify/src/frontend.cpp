@@ -1019,14 +1019,12 @@ static void rejectDirectives(clang::ASTContext &ctx, std::vector<FrontendError> 
     for (size_t k = 0; k < dirs.size(); ++k) {
       const Dir &d = dirs[k];
       if (opener.count(d.name) || allowed.count(d.name) || (guarded && k == 1)) continue;
-      const clang::PresumedLoc pl = sm.getPresumedLoc(d.loc);
       errs.push_back({sm.getFileEntryForID(fid)->getName().str(),
                       SrcLoc{sm.getSpellingLineNumber(d.loc), sm.getSpellingColumnNumber(d.loc)},
                       (d.name == "_Pragma" || d.name == "line marker" ? d.name : "'#" + d.name + "'") +
                           " in a file the kernel brings is outside the emitted dialect (only #include, a header's "
                           "include guard and #ifdef __cplusplus): a macro can read the build's flags, which this "
                           "parse does not see, and a pragma, #line or line marker can place, rename or hide code"});
-      (void)pl;
     }
     for (size_t k = 0; k < dirs.size(); ++k) {
       const Dir &d = dirs[k];

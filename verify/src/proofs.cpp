@@ -1508,14 +1508,6 @@ static const Expr *stripCasts(const Expr *e) {
   return e;
 }
 
-// The flow of the 24-byte state through an update kernel (state-handover, beyond reachability):
-// the kernel's state parameter `statePar` is only ever handed on, unchanged, as a call argument;
-// it reaches exactly one load helper and one store helper (roles `loadRole`/`storeRole`), both
-// called in the same function as top-level statements, the load before the store and the store
-// (when `needStore`) the last statement of that function; the store is handed the very limb
-// variables the load set (directly or through an ifma.lane0 helper), in order. Any other use of
-// the state (a read, a write, another buffer loaded, a write after the store, a copy of the loaded
-// h stored) is a failure. Returns "" when the flow holds, else why not ("file:line: ...").
 // Where a buffer parameter goes (stateFlow, proveTagFlow): from variable `var0` of function `fi0`,
 // every use must be an argument of a call of a helper with a body; the calls of a `sink` helper
 // are recorded in `sinks`, any other helper is followed into the parameter that receives it. ""
@@ -1576,6 +1568,14 @@ static std::string followParam(const File &f, int fi0, int var0, const std::stri
   return err;
 }
 
+// The flow of the 24-byte state through an update kernel (state-handover, beyond reachability):
+// the kernel's state parameter `statePar` is only ever handed on, unchanged, as a call argument;
+// it reaches exactly one load helper and one store helper (roles `loadRole`/`storeRole`), both
+// called in the same function as top-level statements, the load before the store and the store
+// (when `needStore`) the last statement of that function; the store is handed the very limb
+// variables the load set (directly or through an ifma.lane0 helper), in order. Any other use of
+// the state (a read, a write, another buffer loaded, a write after the store, a copy of the loaded
+// h stored) is a failure. Returns "" when the flow holds, else why not ("file:line: ...").
 static std::string stateFlow(const File &f, const Function &kernel, int statePar, const std::string &loadRole,
                              const std::string &storeRole, bool needStore) {
   using Site = FlowSite;
