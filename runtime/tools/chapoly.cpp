@@ -510,9 +510,9 @@ void cmd_info(bool forced) {
   fmt::print("backend:  {}{}\n", current, why);
   // Every backend of the kernel registry, in dispatch order: usable here, or what it needs.
   fmt::print("backends: (dispatch order: the first usable one is chosen)\n");
-#define CHAPOLY_INFO_ROW(name, needs, linked, why_not)                                      \
+#define CHAPOLY_INFO_ROW(name, needs, why_not)                                              \
   fmt::print("  {:<9} {}\n", name,                                                          \
-             !(linked) ? fmt::format("not in this build: {}", why_not)                       \
+             *(why_not) ? fmt::format("not in this build: {}", why_not)                      \
              : chapoly_select_backend(name) == CHAPOLY_OK                                    \
                  ? std::string("usable")                                                     \
                  : fmt::format("unusable here: needs {}", needs));

@@ -553,7 +553,7 @@ int main(int argc, char **argv) {
   std::vector<std::unique_ptr<Aead>> all;
 #if CHAPOLY_BENCH_HAVE_CHAPOLY
   static const char *const kBackends[] = {
-#define CHAPOLY_BENCH_NAME(name, needs, linked, why_not) name,
+#define CHAPOLY_BENCH_NAME(name, needs, why_not) name,
       CHAPOLY_REGISTRY(CHAPOLY_BENCH_NAME)
 #undef CHAPOLY_BENCH_NAME
   };

@@ -1005,7 +1005,8 @@ static void rejectDirectives(clang::ASTContext &ctx, std::vector<FrontendError> 
       }
       if (t.is(clang::tok::hash) && t.isAtStartOfLine()) afterHash = true, hashLoc = t.getLocation();
     }
-    // (An #endif closes one of the allowed openers; any other opener fails.)
+    // (An #endif closes one of the allowed openers; any other opener fails. The guard is
+    // directives 0 and 1.)
     static const std::set<std::string> opener = {"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else"};
     const bool guarded = !isMain && dirs.size() >= 2 && dirs[0].name == "ifndef" && dirs[1].name == "define" &&
                          !dirs[0].arg.empty() && dirs[1].arg == dirs[0].arg;
@@ -1018,25 +1019,20 @@ static void rejectDirectives(clang::ASTContext &ctx, std::vector<FrontendError> 
     static const std::set<std::string> allowed = {"include", "endif"};
     for (size_t k = 0; k < dirs.size(); ++k) {
       const Dir &d = dirs[k];
-      if (opener.count(d.name) || allowed.count(d.name) || (guarded && k == 1)) continue;
+      const bool cond = opener.count(d.name) != 0;
+      if (allowed.count(d.name) || (guarded && k <= 1) ||
+          (cond && (d.name == "ifdef" || d.name == "ifndef") && d.arg == "__cplusplus"))
+        continue;
       errs.push_back({sm.getFileEntryForID(fid)->getName().str(),
                       SrcLoc{sm.getSpellingLineNumber(d.loc), sm.getSpellingColumnNumber(d.loc)},
-                      (d.name == "_Pragma" || d.name == "line marker" ? d.name : "'#" + d.name + "'") +
-                          " in a file the kernel brings is outside the emitted dialect (only #include, a header's "
-                          "include guard and #ifdef __cplusplus): a macro can read the build's flags, which this "
-                          "parse does not see, and a pragma, #line or line marker can place, rename or hide code"});
-    }
-    for (size_t k = 0; k < dirs.size(); ++k) {
-      const Dir &d = dirs[k];
-      if (!opener.count(d.name) || (guarded && k == 0)) continue;
-      if ((d.name == "ifdef" || d.name == "ifndef") && d.arg == "__cplusplus") continue;
-      const clang::PresumedLoc pl = sm.getPresumedLoc(d.loc);
-      errs.push_back({pl.isValid() ? pl.getFilename() : sm.getFileEntryForID(fid)->getName().str(),
-                      pl.isValid() ? SrcLoc{pl.getLine(), pl.getColumn()} : SrcLoc{},
-                      "conditional preprocessing ('#" + d.name + (d.arg.empty() ? "" : " " + d.arg) +
-                          "') in a file the kernel brings: the build compiles it with flags this parse does not "
-                          "see (-DNDEBUG, -O2, -fPIC, ...), so it may build the other branch; only a header's "
-                          "include guard and #ifdef __cplusplus are allowed"});
+                      cond ? "conditional preprocessing ('#" + d.name + (d.arg.empty() ? "" : " " + d.arg) +
+                                 "') in a file the kernel brings: the build compiles it with flags this parse does not "
+                                 "see (-DNDEBUG, -O2, -fPIC, ...), so it may build the other branch; only a header's "
+                                 "include guard and #ifdef __cplusplus are allowed"
+                           : (d.name == "_Pragma" || d.name == "line marker" ? d.name : "'#" + d.name + "'") +
+                                 " in a file the kernel brings is outside the emitted dialect (only #include, a header's "
+                                 "include guard and #ifdef __cplusplus): a macro can read the build's flags, which this "
+                                 "parse does not see, and a pragma, #line or line marker can place, rename or hide code"});
     }
   }
 }

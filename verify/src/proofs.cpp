@@ -2085,21 +2085,7 @@ static bool knownHelper(const Function &fn, const BoundsOptions &opt) {
 // a copy of the plaintext with a zero tag, named `_seal2`, proved "1 obligations OK", and a C++
 // function with external linkage was not proved at all.
 namespace {
-struct EntryName {
-  const char *suffix;
-  const char *role;  // its contract role in the mul64 dialect
-  bool ifma;         // an entry the IFMA dialect proves by this name
-};
-constexpr EntryName kEntryNames[] = {
-    {"_seal_update", "aead.seal_update", true},     {"_open_update", "aead.open_update", true},
-    {"_poly1305_update", "poly1305.update", false}, {"_poly1305_finish", "poly1305.finish", false},
-    {"_stream_keys", "", true},                     {"_seal", "aead.seal", true},
-    {"_open", "aead.open", true},                   {"_poly1305", "poly1305.oneshot", true},
-    {"_chacha20", "chacha20.xor", true}};
-constexpr const char *kKernelRoles[] = {"aead.seal",       "aead.open",       "poly1305.oneshot", "chacha20.xor",
-                                        "poly1305.update", "poly1305.finish", "aead.seal_update", "aead.open_update"};
-
-// Each role's C signature (emitted/README.md, "Kernel ABI"; runtime/src/internal/chapoly_internal.h
+// Each entry's C signature (emitted/README.md, "Kernel ABI"; runtime/src/internal/chapoly_internal.h
 // calls the kernels by position): the parameters' names, which the proofs read the buffers and
 // lengths by, in order, and their types. Kind 'o' uint8_t * (written), 'i' const uint8_t *, 'z'
 // size_t, 'c' uint32_t; n > 0: written T p[n], the buffer's size the proofs take (0: a plain
@@ -2110,34 +2096,39 @@ struct AbiParam {
   char kind;
   unsigned n;
 };
-const std::vector<AbiParam> *abiOf(const std::string &role, bool ifmaPowers) {
-  static const std::map<std::string, std::vector<AbiParam>> abi = {
-      {"aead.seal", {{"ct", 'o', 0}, {"tag", 'o', 16}, {"pt", 'i', 0}, {"len", 'z', 0}, {"aad", 'i', 0},
-                     {"aad_len", 'z', 0}, {"nonce", 'i', 12}, {"key", 'i', 32}}},
-      {"aead.open", {{"pt", 'o', 0}, {"tag", 'o', 16}, {"ct", 'i', 0}, {"len", 'z', 0}, {"aad", 'i', 0},
-                     {"aad_len", 'z', 0}, {"nonce", 'i', 12}, {"key", 'i', 32}}},
-      {"poly1305.oneshot", {{"tag", 'o', 16}, {"msg", 'i', 0}, {"len", 'z', 0}, {"key", 'i', 32}}},
-      {"chacha20.xor", {{"out", 'o', 0}, {"in", 'i', 0}, {"len", 'z', 0}, {"nonce", 'i', 12}, {"key", 'i', 32}, {"counter", 'c', 0}}},
-      {"poly1305.update", {{"acc", 'o', 24}, {"msg", 'i', 0}, {"len", 'z', 0}, {"otk", 'i', 32}}},
-      {"poly1305.finish", {{"tag", 'o', 16}, {"acc", 'i', 24}, {"otk", 'i', 32}}},
-      {"aead.seal_update", {{"ct", 'o', 0}, {"pt", 'i', 0}, {"len", 'z', 0}, {"acc", 'o', 24}, {"otk", 'i', 32},
-                            {"nonce", 'i', 12}, {"key", 'i', 32}, {"counter", 'c', 0}}},
-      {"aead.open_update", {{"pt", 'o', 0}, {"ct", 'i', 0}, {"len", 'z', 0}, {"acc", 'o', 24}, {"otk", 'i', 32},
-                            {"nonce", 'i', 12}, {"key", 'i', 32}, {"counter", 'c', 0}}},
-      // The IFMA dialect's: its update entries take the key-power state pw (proofs: key-handover).
-      {"ifma.seal_update", {{"ct", 'o', 0}, {"pt", 'i', 0}, {"len", 'z', 0}, {"acc", 'o', 24}, {"pw", 'i', 192},
-                            {"nonce", 'i', 12}, {"key", 'i', 32}, {"counter", 'c', 0}}},
-      {"ifma.open_update", {{"pt", 'o', 0}, {"ct", 'i', 0}, {"len", 'z', 0}, {"acc", 'o', 24}, {"pw", 'i', 192},
-                            {"nonce", 'i', 12}, {"key", 'i', 32}, {"counter", 'c', 0}}},
-      {"ifma.stream_keys", {{"pw", 'o', 192}, {"otk", 'i', 32}}}};
-  std::string r = role;
-  if (ifmaPowers && (role == "aead.seal_update" || role == "aead.open_update")) r = "ifma." + role.substr(5);
-  auto it = abi.find(r);
-  return it == abi.end() ? nullptr : &it->second;
+using Sig = std::vector<AbiParam>;
+
+// The kernel entries: ABI name suffix, contract role (mul64 dialect; "" for an entry only the
+// IFMA dialect has), whether the IFMA dialect proves an entry of that name, and the signature
+// (the IFMA dialect's where it differs: its update entries take the key-power state pw).
+struct KernelEntry {
+  const char *suffix;
+  const char *role;
+  bool ifma;
+  Sig sig, ifmaSig;
+};
+const std::vector<KernelEntry> &kernelEntries() {
+  static const AbiParam nonce{"nonce", 'i', 12}, key{"key", 'i', 32}, len{"len", 'z', 0}, counter{"counter", 'c', 0},
+      tag{"tag", 'o', 16}, acc{"acc", 'o', 24}, otk{"otk", 'i', 32}, pw{"pw", 'i', 192};
+  auto update = [&](const char *out, const char *in, const AbiParam &keys) {
+    return Sig{{out, 'o', 0}, {in, 'i', 0}, len, acc, keys, nonce, key, counter};
+  };
+  // Longer suffixes first: "_seal_update" before "_seal".
+  static const std::vector<KernelEntry> e = {
+      {"_seal_update", "aead.seal_update", true, update("ct", "pt", otk), update("ct", "pt", pw)},
+      {"_open_update", "aead.open_update", true, update("pt", "ct", otk), update("pt", "ct", pw)},
+      {"_poly1305_update", "poly1305.update", false, {acc, {"msg", 'i', 0}, len, otk}, {}},
+      {"_poly1305_finish", "poly1305.finish", false, {tag, {"acc", 'i', 24}, otk}, {}},
+      {"_stream_keys", "", true, {}, {{"pw", 'o', 192}, otk}},
+      {"_seal", "aead.seal", true, {{"ct", 'o', 0}, tag, {"pt", 'i', 0}, len, {"aad", 'i', 0}, {"aad_len", 'z', 0}, nonce, key}, {}},
+      {"_open", "aead.open", true, {{"pt", 'o', 0}, tag, {"ct", 'i', 0}, len, {"aad", 'i', 0}, {"aad_len", 'z', 0}, nonce, key}, {}},
+      {"_poly1305", "poly1305.oneshot", true, {tag, {"msg", 'i', 0}, len, key}, {}},
+      {"_chacha20", "chacha20.xor", true, {{"out", 'o', 0}, {"in", 'i', 0}, len, nonce, key, counter}, {}}};
+  return e;
 }
 
 // "" when `k`'s parameters are the ABI's, else the first difference.
-std::string abiMismatch(const File &f, const Function &k, const std::vector<AbiParam> &want) {
+std::string abiMismatch(const File &f, const Function &k, const Sig &want) {
   std::string sig;
   for (const AbiParam &a : want) {
     static const std::map<char, std::string> ty = {{'o', "uint8_t *"}, {'i', "const uint8_t *"}, {'z', "size_t "}, {'c', "uint32_t "}};
@@ -2189,30 +2180,28 @@ static void proveKernelRole(const File &f, const Function &kernel, const BoundsO
          "with no role and no proof of what it computes");
     return;
   }
-  const EntryName *byName = nullptr;
-  if (kernel.name.rfind("chapoly_k_", 0) == 0)
-    for (const EntryName &e : kEntryNames) {
-      const std::string suf = e.suffix;
-      if (kernel.name.size() > suf.size() && kernel.name.compare(kernel.name.size() - suf.size(), suf.size(), suf) == 0) {
-        byName = &e;
-        break;
-      }
-    }
+  const KernelEntry *byName = nullptr, *byRole = nullptr;
+  const Contract kc = contractOf(kernel);
   std::string roles;
-  for (const char *r : kKernelRoles) roles += std::string(roles.empty() ? "" : ", ") + r;
+  for (const KernelEntry &e : kernelEntries()) {
+    const std::string suf = e.suffix;
+    if (byName == nullptr && kernel.name.rfind("chapoly_k_", 0) == 0 && kernel.name.size() > suf.size() &&
+        kernel.name.compare(kernel.name.size() - suf.size(), suf.size(), suf) == 0)
+      byName = &e;
+    if (*e.role == 0) continue;
+    if (kc.present && kc.role == e.role) byRole = &e;
+    roles += std::string(roles.empty() ? "" : ", ") + e.role;
+  }
   if (usesContracts(f)) {
-    const Contract kc = contractOf(kernel);
-    bool known = false;
-    for (const char *r : kKernelRoles) known = known || (kc.present && kc.role == r);
-    if (!known) {
+    if (byRole == nullptr) {
       fail(kernel.name + (kc.present ? " has the contract role " + kc.role + ", which is not a kernel's"
                                      : std::string(" has no chapoly-contract")) +
            ": an exported function of a file with contracts must name its kernel role (" + roles +
            "), which says what it must prove; without one it would be linked with no proof of what it computes");
-    } else if (byName != nullptr && kc.role != byName->role) {
+    } else if (byName != nullptr && byName != byRole) {
       fail(kernel.name + "'s name says " + byName->role + " (ABI suffix " + byName->suffix + ") but its contract says " +
            kc.role + ": the two must agree");
-    } else if (std::string why = abiMismatch(f, kernel, *abiOf(kc.role, false)); !why.empty()) {
+    } else if (std::string why = abiMismatch(f, kernel, byRole->sig); !why.empty()) {
       fail(why);
     } else {
       o.what = kernel.name + " is a kernel entry point of role " + kc.role + ", with its role's C signature";
@@ -2225,8 +2214,7 @@ static void proveKernelRole(const File &f, const Function &kernel, const BoundsO
          "it would be linked with no proof of what it computes");
     return;
   }
-  const std::string role = *byName->role ? byName->role : "ifma.stream_keys";
-  if (std::string why = abiMismatch(f, kernel, *abiOf(role, true)); !why.empty()) fail(why);
+  if (std::string why = abiMismatch(f, kernel, byName->ifmaSig.empty() ? byName->sig : byName->ifmaSig); !why.empty()) fail(why);
   else o.what = kernel.name + " is a kernel entry point (ABI name suffix " + byName->suffix + "), with its C signature";
 }
 
