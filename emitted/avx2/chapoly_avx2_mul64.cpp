@@ -343,10 +343,11 @@ static inline void chacha20_lanes2(uint8_t out[128], const uint8_t key[32], cons
     c0 = _mm256_add_epi32(c0, d0);
     b0 = _mm256_xor_si256(b0, c0);
     b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
-    // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-    b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-    c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-    d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+    // last one written, stays put: off the chain), and back.
+    a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+    d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
     a0 = _mm256_add_epi32(a0, b0);
     d0 = _mm256_xor_si256(d0, a0);
     d0 = _mm256_shuffle_epi8(d0, rot16);
@@ -359,9 +360,9 @@ static inline void chacha20_lanes2(uint8_t out[128], const uint8_t key[32], cons
     c0 = _mm256_add_epi32(c0, d0);
     b0 = _mm256_xor_si256(b0, c0);
     b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
-    b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-    c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-    d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+    a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+    c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   }
   // Feed-forward; block 2k + l is lane l of set k: bytes 0..32 are rows a, b, 32..64 rows c, d.
   a0 = _mm256_add_epi32(a0, ja);
@@ -423,13 +424,14 @@ static inline void chacha20_lanes4(uint8_t out[256], const uint8_t key[32], cons
     b1 = _mm256_xor_si256(b1, c1);
     b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
     b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-    // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-    b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-    c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-    d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-    b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-    c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-    d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+    // last one written, stays put: off the chain), and back.
+    a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+    d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+    a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+    d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
     a0 = _mm256_add_epi32(a0, b0);
     a1 = _mm256_add_epi32(a1, b1);
     d0 = _mm256_xor_si256(d0, a0);
@@ -454,12 +456,12 @@ static inline void chacha20_lanes4(uint8_t out[256], const uint8_t key[32], cons
     b1 = _mm256_xor_si256(b1, c1);
     b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
     b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-    b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-    c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-    d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-    b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-    c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-    d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+    a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+    c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+    a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+    c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+    d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   }
   // Feed-forward; block 2k + l is lane l of set k: bytes 0..32 are rows a, b, 32..64 rows c, d.
   a0 = _mm256_add_epi32(a0, ja);
@@ -732,13 +734,14 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 16), load64_le(mac + 24), 1);
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
@@ -765,12 +768,12 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 1: Poly1305 blocks 3..5.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -798,13 +801,14 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 64), load64_le(mac + 72), 1);
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
@@ -831,12 +835,12 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 2: Poly1305 blocks 6..8.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -864,13 +868,14 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 112), load64_le(mac + 120), 1);
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
@@ -897,12 +902,12 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 3: Poly1305 blocks 9..11.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -930,13 +935,14 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 160), load64_le(mac + 168), 1);
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
@@ -963,12 +969,12 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 4: Poly1305 blocks 12..14.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -996,13 +1002,14 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 208), load64_le(mac + 216), 1);
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
@@ -1029,12 +1036,12 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 5: Poly1305 blocks 15..17.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -1062,13 +1069,14 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 256), load64_le(mac + 264), 1);
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
@@ -1095,12 +1103,12 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 6: Poly1305 blocks 18..20.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -1128,13 +1136,14 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 304), load64_le(mac + 312), 1);
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
@@ -1161,12 +1170,12 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 7: Poly1305 blocks 21..23.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -1194,13 +1203,14 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 352), load64_le(mac + 360), 1);
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
@@ -1227,12 +1237,12 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 8: Poly1305 blocks 24..26.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -1260,13 +1270,14 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 400), load64_le(mac + 408), 1);
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
@@ -1293,12 +1304,12 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 9: Poly1305 blocks 27..31.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -1327,13 +1338,14 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 464), load64_le(mac + 472), 1);
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
@@ -1361,12 +1373,12 @@ static inline void chacha20_lanes4_mac(uint8_t out[256], const uint8_t key[32], 
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Feed-forward; block 2k + l is lane l of set k: bytes 0..32 are rows a, b, 32..64 rows c, d.
   a0 = _mm256_add_epi32(a0, ja);
   b0 = _mm256_add_epi32(b0, jb);
@@ -2792,13 +2804,14 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 16), load64_le(mac + 24), 1);
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
@@ -2825,12 +2838,12 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 1: Poly1305 blocks 3..5.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -2858,13 +2871,14 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 64), load64_le(mac + 72), 1);
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
@@ -2891,12 +2905,12 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 2: Poly1305 blocks 6..8.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -2924,13 +2938,14 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 112), load64_le(mac + 120), 1);
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
@@ -2957,12 +2972,12 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 3: Poly1305 blocks 9..11.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -2990,13 +3005,14 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 160), load64_le(mac + 168), 1);
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
@@ -3023,12 +3039,12 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 4: Poly1305 blocks 12..14.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -3056,13 +3072,14 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 208), load64_le(mac + 216), 1);
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
@@ -3089,12 +3106,12 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 5: Poly1305 blocks 15..15.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -3121,13 +3138,14 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   poly1305_block(h0, h1, h2, r0, r1, s1, load64_le(mac + 240), load64_le(mac + 248), 1);
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
@@ -3153,12 +3171,12 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 6: Poly1305 blocks 16..15.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -3185,13 +3203,14 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
   d0 = _mm256_xor_si256(d0, a0);
@@ -3216,12 +3235,12 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 7: Poly1305 blocks 16..15.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -3248,13 +3267,14 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
   d0 = _mm256_xor_si256(d0, a0);
@@ -3279,12 +3299,12 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 8: Poly1305 blocks 16..15.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -3311,13 +3331,14 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
   d0 = _mm256_xor_si256(d0, a0);
@@ -3342,12 +3363,12 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Double round 9: Poly1305 blocks 16..15.
   // Column round: the four columns of each block at once.
   a0 = _mm256_add_epi32(a0, b0);
@@ -3374,13 +3395,14 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  // Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back.
-  b0 = _mm256_shuffle_epi32(b0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  // Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the
+  // last one written, stays put: off the chain), and back.
+  a0 = _mm256_shuffle_epi32(a0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   a0 = _mm256_add_epi32(a0, b0);
   a1 = _mm256_add_epi32(a1, b1);
   d0 = _mm256_xor_si256(d0, a0);
@@ -3405,12 +3427,12 @@ static inline void chacha20_lanes4_mac16(uint8_t out[256], const uint8_t key[32]
   b1 = _mm256_xor_si256(b1, c1);
   b0 = _mm256_or_si256(_mm256_slli_epi32(b0, 7), _mm256_srli_epi32(b0, 25));
   b1 = _mm256_or_si256(_mm256_slli_epi32(b1, 7), _mm256_srli_epi32(b1, 25));
-  b0 = _mm256_shuffle_epi32(b0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c0 = _mm256_shuffle_epi32(c0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d0 = _mm256_shuffle_epi32(d0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
-  b1 = _mm256_shuffle_epi32(b1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
-  c1 = _mm256_shuffle_epi32(c1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
-  d1 = _mm256_shuffle_epi32(d1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  a0 = _mm256_shuffle_epi32(a0, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c0 = _mm256_shuffle_epi32(c0, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d0 = _mm256_shuffle_epi32(d0, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
+  a1 = _mm256_shuffle_epi32(a1, (1 & 3) | (((1 + 1) & 3) << 2) | (((1 + 2) & 3) << 4) | (((1 + 3) & 3) << 6));
+  c1 = _mm256_shuffle_epi32(c1, (3 & 3) | (((3 + 1) & 3) << 2) | (((3 + 2) & 3) << 4) | (((3 + 3) & 3) << 6));
+  d1 = _mm256_shuffle_epi32(d1, (2 & 3) | (((2 + 1) & 3) << 2) | (((2 + 2) & 3) << 4) | (((2 + 3) & 3) << 6));
   // Feed-forward; block 2k + l is lane l of set k: bytes 0..32 are rows a, b, 32..64 rows c, d.
   a0 = _mm256_add_epi32(a0, ja);
   b0 = _mm256_add_epi32(b0, jb);

@@ -3,6 +3,7 @@
 
 #include "shared.hpp"
 
+#include <array>
 #include <fmt/format.h>
 
 #include <map>
@@ -339,8 +340,12 @@ Function chacha20_xor8(const Spec &s, bool mac) {
 // out[0..64*2*sets) = the keystream of blocks counter..counter+2*sets-1 (RFC 8439 2.3), for short
 // messages and tails: `sets` sets of four ymm rows (a, b, c, d), one block per 128-bit lane (set
 // k: blocks counter+2k in lane 0 and counter+2k+1 in lane 1), the sets' statements interleaved
-// for independent dependency chains; the diagonal round rotates the words of rows b, c, d within
-// each lane (vpshufd) and back. With counter 0, bytes 0..32 are the one-time Poly1305 key and
+// for independent dependency chains; the diagonal round rotates the words of three rows within
+// each lane (vpshufd) and back: with one or two sets, whose pass is bound by its rounds' latency,
+// rows a, c and d (by 3, 1, 2 words), so that row b, the last one each round writes, goes into the
+// next round unshuffled, one cycle off every round's chain (Zen 3: the 16-192 byte seal and open
+// 4-6% faster); with four sets, a throughput-bound pass, rows b, c, d (by 1, 2, 3), which measured
+// no slower there (docs/benchmarks.md, stop 45). With counter 0, bytes 0..32 are the one-time Poly1305 key and
 // the blocks after it the keystream of a message of up to 64 (sets = 1) or 192 (sets = 2) bytes:
 // one pass for both. With mac_blocks > 0 (chacha20_lanes<n>_mac for 32, chacha20_lanes<n>_mac<k>
 // for another k), the pass also absorbs the mac_blocks Poly1305 blocks at mac[0..16 mac_blocks)
@@ -409,19 +414,30 @@ Function chacha20_lanes(const Spec &s, int sets, int mac_blocks) {
         round.push_back(assign(d, e));
       }
   };
-  auto shuffle = [&](int rb, int rc, int rd) {
-    for (int k = 0; k < sets; ++k) {
-      round.push_back(assign(v(x(k, 1)), op("vshufrow32", {v(x(k, 1))}, rb)));
-      round.push_back(assign(v(x(k, 2)), op("vshufrow32", {v(x(k, 2))}, rc)));
-      round.push_back(assign(v(x(k, 3)), op("vshufrow32", {v(x(k, 3))}, rd)));
-    }
+  // Rotate the words of row r by by[r] within each lane, rows in order, for every row with a
+  // non-zero rotation.
+  auto shuffle = [&](const std::array<int, 4> &by) {
+    for (int k = 0; k < sets; ++k)
+      for (int r = 0; r < 4; ++r)
+        if (by[r] != 0) round.push_back(assign(v(x(k, r)), op("vshufrow32", {v(x(k, r))}, by[r])));
   };
+  // Diagonal (k, b_{k+1}, c_{k+2}, d_{k+3}) line up in lane k with b fixed and a, c, d moved by
+  // -1, +1, +2 words (a by 3, c by 1, d by 2), or with a fixed and b, c, d moved by 1, 2, 3.
+  const bool b_fixed = sets <= 2;
   round.push_back(comment("Column round: the four columns of each block at once."));
   qr();
-  round.push_back(comment("Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back."));
-  shuffle(1, 2, 3);
-  qr();
-  shuffle(3, 2, 1);
+  if (b_fixed) {
+    round.push_back(comment("Diagonal round: rotate rows a, c, d by 3, 1, 2 words so the diagonals line up (row b, the\n"
+                            "last one written, stays put: off the chain), and back."));
+    shuffle({3, 0, 1, 2});
+    qr();
+    shuffle({1, 0, 3, 2});
+  } else {
+    round.push_back(comment("Diagonal round: rotate rows b, c, d by 1, 2, 3 words so the diagonals line up, and back."));
+    shuffle({0, 1, 2, 3});
+    qr();
+    shuffle({0, 3, 2, 1});
+  }
   rounds_with_mac(b, s, std::move(round), mac_blocks);
   b.push_back(comment("Feed-forward; block 2k + l is lane l of set k: bytes 0..32 are rows a, b, 32..64 rows c, d."));
   for (int k = 0; k < sets; ++k) {
