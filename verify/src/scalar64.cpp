@@ -402,6 +402,9 @@ struct Eval : Interp<Eval, V> {
         }
         return opaque(t, "signed");
       }
+      // Into a limb type (a block-step word, an accumulator limb, a 128-bit product's operand):
+      // only the exact C value; size_t glue that may have wrapped becomes an unknown.
+      if (limbType(t) && inexact(v.exactIf)) return opaque(t, "inexact");
       return wrapTo(v, w);
     }
     if (t.kind == Type::Ptr) {
@@ -714,10 +717,29 @@ struct Eval : Interp<Eval, V> {
     if (own) add(*own);
     return r ? std::make_shared<z3::expr>(*r) : nullptr;
   }
+  // A limb type: an unsigned scalar of 64 bits or more whose arithmetic the bounds pass proves
+  // does not wrap (its checkedScalar: not size_t, uintptr_t or ptrdiff_t, which are lengths and
+  // indices there and are not checked).
+  static bool limbType(const Type &t) {
+    if (t.kind != Type::Int || t.isSigned || t.bits < 64) return false;
+    const std::string &s = t.spelling;
+    return s.find("size_t") == std::string::npos && s.find("uintptr_t") == std::string::npos &&
+           s.find("ptrdiff_t") == std::string::npos;
+  }
+  static bool inexact(const std::shared_ptr<z3::expr> &ex) { return ex && !ex->simplify().is_true(); }
   V arith(const std::string &op, const V &a, const V &b, const Type &t, SrcLoc l) {
     V r = arith0(op, a, b, t, l);
     if (r.k != V::Int || a.k != V::Int || b.k != V::Int) return r;
     const unsigned w = t.bits ? t.bits : a.bits;
+    if (w >= 64 && limbType(t)) {
+      // Limb arithmetic: exact (the bounds pass proves it does not wrap), but only on exact
+      // operands. An operand that is the C value only under a condition (size_t glue that may
+      // have wrapped) makes the result unknown: it may not reach a claim as the integer it would
+      // be without the wrap.
+      if (inexact(bothExact(a, b))) return opaque(t, "inexact");
+      r.exactIf = nullptr;
+      return r;
+    }
     std::optional<z3::expr> own;  // the C operation's own no-wrap condition
     if (w >= 64) {
       if (op == "-") {
@@ -734,6 +756,8 @@ struct Eval : Interp<Eval, V> {
       }
     }
     r.exactIf = bothExact(a, b, own);
+    // A difference that may borrow: its bound is not a's (the shortcuts of ^, |, & and >> read it).
+    if (op == "-" && own) r.hi = maxOf(w);
     return r;
   }
   V arith0(const std::string &op, const V &a, const V &b, const Type &t, SrcLoc l) {
