@@ -188,11 +188,29 @@ std::vector<Stmt> weave(std::vector<Stmt> main, std::vector<std::vector<Stmt>> s
 // The ten double rounds of a keystream helper (`round`: one double round's statements). Without
 // MAC blocks (mac_blocks = 0), a loop. With them (a stitched helper: h0..h2 in locals, r0, r1, s1
 // and the 16 * mac_blocks bytes at `mac` in scope), the mac_blocks Poly1305 block steps over
-// mac[0..16 mac_blocks) join them: with schedule.interleave = N > 0 the double rounds are unrolled
-// and N steps are woven into each (the leftovers into the last), so the general-purpose multiplier
-// works beside the vector units; with 0 the steps follow the rounds.
-void rounds_with_mac(std::vector<Stmt> &b, const Spec &s, std::vector<Stmt> round, int mac_blocks) {
+// mac[0..16 mac_blocks) join them: with schedule.interleave = N > 0, N steps are woven into each
+// double round, so the general-purpose multiplier works beside the vector units; with 0 the steps
+// follow the rounds. `rolled` (the bulk loop's helper, run once per 512 bytes) keeps the ten double
+// rounds a loop of N steps each, the 16 * N bytes at mac + 16 N i, and the mac_blocks - 10 N left
+// over after it (beside the feed-forward and the stores), where 10 N <= mac_blocks: unrolled, that
+// helper was 2,679 instructions, about 15 KB of straight-line code, and ran 1.2x slower from two of
+// its four callers than from the others on a Zen 3 (docs/benchmarks.md, stop 45). The tail passes
+// (`rolled` false), run once per call, are unrolled with the leftovers in the last double round.
+void rounds_with_mac(std::vector<Stmt> &b, const Spec &s, std::vector<Stmt> round, int mac_blocks, bool rolled = false) {
   const bool mac = mac_blocks > 0;
+  const int per = s.interleave;
+  if (mac && rolled && per > 0 && 10 * per <= mac_blocks) {
+    b.push_back(comment(fmt::format("20 rounds: 10 double rounds, a loop, with {} Poly1305 block steps woven into each (the\n"
+                                    "{} bytes at mac + {} i); the {} left over after it.", per, 16 * per, 16 * per,
+                                    mac_blocks - 10 * per), "schedule.interleave"));
+    const Expr base = at(v("mac"), op("mulsz", {v("i"), sz(static_cast<uint64_t>(16 * per))}));
+    std::vector<std::vector<Stmt>> mine;
+    for (uint64_t k = 0; k < static_cast<uint64_t>(per); ++k) mine.push_back({absorb_at(base, 16 * k)});
+    b.push_back(for_(kSize, "i", sz(0), sz(10), weave(std::move(round), std::move(mine))));
+    for (uint64_t k = static_cast<uint64_t>(10 * per); k < static_cast<uint64_t>(mac_blocks); ++k)
+      b.push_back(absorb_at(v("mac"), 16 * k));
+    return;
+  }
   std::vector<std::vector<Stmt>> msteps;
   for (uint64_t k = 0; k < static_cast<uint64_t>(mac_blocks); ++k) msteps.push_back({absorb_at(v("mac"), 16 * k)});
   if (mac && s.interleave > 0) {
@@ -254,9 +272,9 @@ void mac_locals_out(std::vector<Stmt> &b) {
 // vector k holds state word k of all 8 blocks (lane b: block counter + b); after the rounds an
 // 8x8 transpose of 32-bit words per half turns them back into blocks. With `mac`, the function
 // also absorbs the 32 Poly1305 blocks at mac[0..512) into h (chacha20_xor8_mac): with
-// schedule.interleave = N > 0 the ten double rounds are unrolled and N mul64 block steps are
-// woven into each (the general-purpose multiplier and the vector units work at the same time);
-// with 0 the 32 steps follow the rounds.
+// schedule.interleave = N > 0, N mul64 block steps are woven into each of the ten double rounds,
+// a loop (rounds_with_mac, `rolled`), the general-purpose multiplier and the vector units working at
+// the same time; with 0 the 32 steps follow the rounds.
 Function chacha20_xor8(const Spec &s, bool mac) {
   Function f;
   f.name = mac ? "chacha20_xor8_mac" : "chacha20_xor8";
@@ -305,7 +323,7 @@ Function chacha20_xor8(const Spec &s, bool mac) {
       }
     }
   }
-  rounds_with_mac(b, s, std::move(round), mac ? 32 : 0);
+  rounds_with_mac(b, s, std::move(round), mac ? 32 : 0, /*rolled=*/true);
   b.push_back(comment("Feed-forward."));
   for (int i = 0; i < 16; ++i)
     b.push_back(assign(v(fmt::format("x{}", i)), op("vadd32", {v(fmt::format("x{}", i)), v(fmt::format("j{}", i))})));
