@@ -582,15 +582,29 @@ struct Eval : Interp<Eval, V> {
         }
         return slot(e.var);
       }
-      case Expr::Cast: return convert(eval(*e.args[0]), e.ty);
+      case Expr::Cast: {
+        V a = eval(*e.args[0]);
+        const Type &from = e.args[0]->ty;
+        // A signed value is kept as its bit pattern, and C sign-extends it when it widens: one
+        // whose sign bit may be set becomes an unknown there (`(uint64_t)(~(uint8_t)x)`, an int
+        // promoted, negated or decremented below 0, then widened).
+        if (a.k == V::Int && from.kind == Type::Int && from.isSigned && e.ty.kind == Type::Int &&
+            e.ty.bits > from.bits && bitLen(a.hi) >= from.bits)
+          return opaque(e.ty, "sign-extension");
+        return convert(a, e.ty);
+      }
       case Expr::Bin: return binary(e);
       case Expr::Un: {
         V a = eval(*e.args[0]);
         if (a.k != V::Int) fail(e.loc, "unary operator on a non-integer");
         unsigned w = e.ty.bits;
         if (e.name == "~" || e.name == "-") {
+          // -a = (2^w - a) mod 2^w: 2^w itself where a = 0, so reduced unless a is the constant 0
+          // (no lower bound is tracked: a's may be 0).
+          if (e.name == "-" && w >= 128 && a.hi != 0) return opaque(e.ty, "neg");
           V r = e.name == "~" ? intV(num(maxOf(w)) - *a.v, w, maxOf(w))  // exact for unsigned
-                              : wrapTo(intV(num(maxOf(w)) + 1 - *a.v, w + 1, (u128)maxOf(w) + (a.hi == 0)), w);
+                : a.hi == 0   ? intV(c.int_val(0), w, 0)
+                              : wrapTo(intV(num(maxOf(w)) + 1 - *a.v, w + 1, (u128)maxOf(w) + 1), w);
           r.exactIf = a.exactIf;
           return r;
         }
