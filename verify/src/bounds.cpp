@@ -1010,14 +1010,9 @@ class BoundsInterp : public Interp<BoundsInterp, AVal, BoundsFrame> {
     }
   }
 
-  bool checkedScalar(const Type &t) {
-    // Limb arithmetic on 64-bit (and 128-bit) unsigned scalars must not wrap; lengths, counters
-    // and indices (size_t, int, uint32_t, ...) are not limbs.
-    if (t.kind != Type::Int || t.isSigned || t.bits < 64) return false;
-    const std::string &s = t.spelling;
-    return s.find("size_t") == std::string::npos && s.find("uintptr_t") == std::string::npos &&
-           s.find("ptrdiff_t") == std::string::npos;
-  }
+  // Limb arithmetic on 64-bit (and 128-bit) unsigned scalars must not wrap; lengths, counters
+  // and indices (size_t, int, uint32_t, ...) are not limbs.
+  bool checkedScalar(const Type &t) { return isLimbType(t); }
 
   std::string nameOf(const Expr &e) { return e.text.empty() ? "?" : e.text; }
 

@@ -38,6 +38,17 @@ struct Type {
   std::string spelling;    // as written (typedef sugar kept): "uint64_t", "__m512i", ...
 };
 
+// A limb type: an unsigned scalar of 64 bits or more whose arithmetic the bounds pass proves does
+// not wrap; size_t, uintptr_t and ptrdiff_t are lengths and indices there, not checked, and the
+// mul64 value proofs take their values as exact only under their no-wrap conditions. One rule for
+// both (bounds.cpp, scalar64.cpp): a type checked by one and trusted by the other must agree.
+inline bool isLimbType(const Type &t) {
+  if (t.kind != Type::Int || t.isSigned || t.bits < 64) return false;
+  const std::string &s = t.spelling;
+  return s.find("size_t") == std::string::npos && s.find("uintptr_t") == std::string::npos &&
+         s.find("ptrdiff_t") == std::string::npos;
+}
+
 struct Expr;
 using ExprP = std::shared_ptr<Expr>;
 

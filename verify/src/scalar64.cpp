@@ -731,15 +731,8 @@ struct Eval : Interp<Eval, V> {
     if (own) add(*own);
     return r ? std::make_shared<z3::expr>(*r) : nullptr;
   }
-  // A limb type: an unsigned scalar of 64 bits or more whose arithmetic the bounds pass proves
-  // does not wrap (its checkedScalar: not size_t, uintptr_t or ptrdiff_t, which are lengths and
-  // indices there and are not checked).
-  static bool limbType(const Type &t) {
-    if (t.kind != Type::Int || t.isSigned || t.bits < 64) return false;
-    const std::string &s = t.spelling;
-    return s.find("size_t") == std::string::npos && s.find("uintptr_t") == std::string::npos &&
-           s.find("ptrdiff_t") == std::string::npos;
-  }
+  // A limb type (ir.h, isLimbType): the bounds pass proves its arithmetic does not wrap.
+  static bool limbType(const Type &t) { return isLimbType(t); }
   static bool inexact(const std::shared_ptr<z3::expr> &ex) { return ex && !ex->simplify().is_true(); }
   V arith(const std::string &op, const V &a, const V &b, const Type &t, SrcLoc l) {
     V r = arith0(op, a, b, t, l);
