@@ -453,7 +453,7 @@ TEST_P(Stream, ManySmallCalls) {
 // Runs of 1..20 whole blocks (after 0 or 37 parked bytes), with the short-kernel setting forced
 // off and on: on a CPU where the backend's short kernels pay (Zen 5), avx512 takes one-block runs
 // (and the parked blocks) through scalar_mul64's entries and every longer run through its own fused
-// entries (registry STREAM_SHORT), elsewhere the avx2 entries below STREAM_BULK_MIN (1 KiB) and its
+// entries (registry STREAM_SHORT), elsewhere the avx2 entries below STREAM_BULK_MIN (256 B) and its
 // own from there; every route must give the oracle's ciphertext and tag on every CPU.
 TEST_P(Stream, ShortRunsThroughEitherEntry) {
   ShortKernelsReset reset;
@@ -473,7 +473,7 @@ TEST_P(Stream, ShortRunsThroughEitherEntry) {
 }
 
 // One text call of m KiB + 64 t bytes (+ 0 or 37 parked bytes) for every tail t = 0..15 blocks:
-// avx512's streaming entries take every such run of at least 1 KiB (registry STREAM_BULK_MIN):
+// avx512's streaming entries take every such run (at least 256 bytes: registry STREAM_BULK_MIN):
 // whole 1 KiB chunks through the fused loop, the tail in one 4-block pass (t <= 4) or in four
 // 4-block states side by side (t > 4); and the same runs after a first call of one block, so the
 // run starts at block counter 2.

@@ -10,11 +10,12 @@
 namespace chapoly::internal {
 namespace {
 
-// set_short_kernels_for_testing: -1 follows each backend's short_on(), 0 never, 1 always.
+// set_short_kernels_for_testing: -1 follows the CPU tests (ShortKernel::on, Backend::short_on),
+// 0 never, 1 always.
 std::atomic<int> g_short_mode{-1};
 
 // The kernels that serve a `len`-byte message on backend b: its own, or the first of its short
-// kernels (Backend::short_kernels) that covers len where they pay on this CPU.
+// kernels (Backend::short_kernels) that covers len and whose CPU test holds here.
 struct Kernels {
   SealFn seal;
   OpenFn open;
@@ -31,10 +32,11 @@ bool short_kernels_on(const Backend &b) {
 namespace {
 
 Kernels kernels_for(const Backend &b, size_t len) {
-  if (b.short_count != 0 && len <= b.short_kernels[b.short_count - 1].max_len && short_kernels_on(b)) {
-    for (size_t i = 0; i < b.short_count; ++i) {
+  if (b.short_count != 0 && len <= b.short_kernels[b.short_count - 1].max_len) {
+    const int mode = g_short_mode.load(std::memory_order_relaxed);
+    for (size_t i = 0; mode != 0 && i < b.short_count; ++i) {
       const ShortKernel &k = b.short_kernels[i];
-      if (len <= k.max_len) return {k.seal, k.open, k.scrub};
+      if (len <= k.max_len && (mode == 1 || k.on())) return {k.seal, k.open, k.scrub};
     }
   }
   return {b.seal, b.open, b.scrub};

@@ -37,9 +37,17 @@ bool detect_amd_zen5() {
   return base == 0xf && base + ext == 0x1a;
 }
 
-// Not a CpuFeature (tests cannot hide it): the short-message routing's CPU model, cached with the
-// features.
+// CPUID leaf 0: vendor string "GenuineIntel" (EBX, EDX, ECX)?
+bool detect_intel() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) == 0) return false;
+  return ebx == 0x756e6547u && edx == 0x49656e69u && ecx == 0x6c65746eu;
+}
+
+// Not CpuFeatures (tests cannot hide them): the short-message routing's CPU models, cached with
+// the features.
 constexpr uint32_t kCpuAmdZen5 = 1u << 30;
+constexpr uint32_t kCpuIntel = 1u << 29;
 
 uint32_t detect_uncached() {
   uint32_t have = 0;
@@ -61,6 +69,7 @@ uint32_t detect_uncached() {
   if (ebx & (1u << 30)) have |= kCpuAvx512Bw;
   if (ebx & (1u << 31)) have |= kCpuAvx512Vl;
   if (detect_amd_zen5()) have |= kCpuAmdZen5;
+  if (detect_intel()) have |= kCpuIntel;
   return have;
 }
 
@@ -126,6 +135,14 @@ void hide_cpu_features_for_testing(uint32_t mask) {
 bool cpu_is_amd_zen5() {
 #if defined(__x86_64__) || defined(__i386__)
   return (detect() & kCpuAmdZen5) != 0;
+#else
+  return false;
+#endif
+}
+
+bool cpu_is_intel() {
+#if defined(__x86_64__) || defined(__i386__)
+  return (detect() & kCpuIntel) != 0;
 #else
   return false;
 #endif

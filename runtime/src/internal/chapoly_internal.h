@@ -117,10 +117,11 @@ const StreamKernels &portable_stream_kernels();
 // family's CPU needs must be a subset of the backend's (scalar_mul64: none; avx2_mul64: AVX2 and
 // BMI2, which every AVX-512 IFMA CPU has).
 struct ShortKernel {
-  size_t max_len;      // messages of len <= max_len bytes (and above the previous entry's)
+  size_t max_len;      // messages of len <= max_len bytes (not taken by an earlier entry)
   SealFn seal;
   OpenFn open;
   void (*scrub)();     // that family's scrub (registers, then its stack depth)
+  bool (*on)();        // the CPU test under which this entry serves (cpu_is_amd_zen5, ...)
 };
 
 // Backend: one implementation of the kernel ABI plus what the runtime needs around it.
@@ -139,11 +140,12 @@ struct Backend {
   // stream: the streaming entries chapoly_stream uses with this backend, or nullptr for the
   // portable ones (the tests give their variants and emulated builds their own: fused_stream).
   const StreamKernels *stream;
-  // Short messages: short_kernels[0..short_count), ascending max_len, used when short_on() (a CPU
-  // test, evaluated once per process) is true; nullptr/0 where the backend's own kernels serve
-  // every length.
+  // Short messages: short_kernels[0..short_count), ascending max_len; a message takes the first
+  // entry with len <= max_len whose on() holds (CPU tests, cached once per process); nullptr/0
+  // where the backend's own kernels serve every length.
   const ShortKernel *short_kernels = nullptr;
   size_t short_count = 0;
+  // short_on: the CPU test of stream_short (registry SHORT_ON), or nullptr.
   bool (*short_on)() = nullptr;
   // stream_short: the streaming entries chapoly_stream uses in place of `stream` where short_on()
   // holds at chapoly_stream_init (registry STREAM_SHORT: another family's entries for short runs,
@@ -172,6 +174,11 @@ const char *no_missing_feature();
 // registers, so the general-register ChaCha20 block wins on short messages (SHORT_ON of the avx512
 // and avx2 entries; measured in docs/benchmarks.md). Always false off x86-64.
 bool cpu_is_amd_zen5();
+// cpu_is_intel: an Intel CPU (CPUID vendor "GenuineIntel"), whose vector integer add, xor, rotate
+// and shuffle take 1 cycle of latency; there avx2_mul64's one- and two-set passes (no IFMA key
+// powers) win the avx512 backend's short messages (SHORT route; docs/benchmarks.md, Emerald
+// Rapids). Always false off x86-64.
+bool cpu_is_intel();
 // scrub_after_gpr_kernel zeroes xmm0-15 (the stack: the generated scrub_k_<family> after it).
 void scrub_after_gpr_kernel();
 // scrub_after_avx512 zeroes zmm0-31 (the stack: scrub_k_<family> after it); only after an AVX-512
@@ -187,13 +194,13 @@ int seal_with(const Backend &b, uint8_t *ct, uint8_t tag[16], const uint8_t *pt,
               const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]);
 int open_with(const Backend &b, uint8_t *pt, const uint8_t *ct, size_t len, const uint8_t tag[16],
               const uint8_t *aad, size_t aad_len, const uint8_t nonce[12], const uint8_t key[32]);
-// short_kernels_on(b): whether b's short kernels (and its stream_short) apply now: b has
-// them and its short_on() holds on this CPU, or the test override below says so.
+// short_kernels_on(b): whether b's stream_short applies now: b's short_on() holds on this CPU,
+// or the test override below says so. (One-shot calls test each ShortKernel's own on().)
 bool short_kernels_on(const Backend &b);
 // set_short_kernels_for_testing(mode): whether seal_with/open_with and the X variants hand short
-// messages to a backend's short kernels: -1 (default) where its short_on() says so, 0 never (its
-// own kernels serve every length), 1 always (the short kernels on any CPU; they run on every CPU
-// the backend runs on).
+// messages to a backend's short kernels: -1 (default) where their CPU tests say so, 0 never (its
+// own kernels serve every length), 1 always (the first entry covering the length, on any CPU; they
+// run on every CPU the backend runs on).
 void set_short_kernels_for_testing(int mode);
 // Checked XChaCha20-Poly1305 on a given backend: exactly what chapoly_xseal / chapoly_xopen do
 // (the checks above with a 24-byte nonce, then HChaCha20 subkey and the backend's seal/open kernel
