@@ -126,15 +126,18 @@ TEST_P(Kernels, RawOpenReturnsComputedTag) {
 }
 
 // The checked calls with and without the backend's short kernels (Backend::short_kernels: another
-// family serves messages up to each entry's max_len where short_on() says so): at every length
-// around each cut-over the ciphertext and tag equal OpenSSL's, open round-trips and a flipped tag
-// bit is refused, whichever kernel ran. Forced on, so this runs on every CPU, not just where the
-// short kernels pay.
+// family serves messages up to each entry's max_len where the entry's CPU test holds): at every
+// length around each cut-over the ciphertext and tag equal OpenSSL's, open round-trips and a
+// flipped tag bit is refused, whichever kernel ran. Forced, so this runs on every CPU, not just
+// where the short kernels pay: mode 1 (the first entry covering each length), 0 (none), and each
+// entry alone (2 + i: every route, Zen 5's and Intel's, at every length up to its limit).
 TEST_P(Kernels, ShortKernelsAgreeAcrossTheirCutOvers) {
   using chapoly::internal::set_short_kernels_for_testing;
   ShortKernelsReset reset;
   Rng rng(0x5407);
-  for (int mode : {1, 0}) {
+  std::vector<int> modes{1, 0};
+  for (size_t i = 0; i < b().short_count; ++i) modes.push_back(2 + static_cast<int>(i));
+  for (int mode : modes) {
     set_short_kernels_for_testing(mode);
     for (size_t len = 0; len <= 260; ++len) {
       uint8_t key[32], nonce[12], tag[16], want_tag[16];

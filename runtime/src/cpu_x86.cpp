@@ -74,7 +74,8 @@ uint32_t detect_uncached() {
 }
 
 // CPUID and XCR0 once per process (neither changes while it runs): a backend's feature test runs
-// on every stream init and backend choice, cpu_is_amd_zen5 on every short one-shot call, and
+// on every stream init and backend choice, the short routes' CPU tests (cpu_is_amd_zen5,
+// cpu_is_intel) on every short one-shot call, and
 // under a hypervisor each CPUID is a VM exit (about 1.2 us on an Intel Xeon under KVM: before
 // every answer was cached, every 16-192 byte seal on Intel paid it, 5x the scalar kernel's whole
 // call). The

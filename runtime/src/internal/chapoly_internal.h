@@ -200,7 +200,8 @@ bool short_kernels_on(const Backend &b);
 // set_short_kernels_for_testing(mode): whether seal_with/open_with and the X variants hand short
 // messages to a backend's short kernels: -1 (default) where their CPU tests say so, 0 never (its
 // own kernels serve every length), 1 always (the first entry covering the length, on any CPU; they
-// run on every CPU the backend runs on).
+// run on every CPU the backend runs on), 2 + i entry i alone for every length up to its max_len
+// (so the tests reach every route, also one that an earlier entry's range shadows in mode 1).
 void set_short_kernels_for_testing(int mode);
 // Checked XChaCha20-Poly1305 on a given backend: exactly what chapoly_xseal / chapoly_xopen do
 // (the checks above with a 24-byte nonce, then HChaCha20 subkey and the backend's seal/open kernel
