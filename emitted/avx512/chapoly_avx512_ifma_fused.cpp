@@ -85,9 +85,9 @@ static inline __attribute__((always_inline)) void chacha20_x4_rounds(__m512i &xa
     xc = _mm512_add_epi32(xc, xd);                          // column rows: c += d
     xb = _mm512_xor_si512(xb, xc);                          // b ^= c
     xb = _mm512_rol_epi32(xb, 7);                           // b <<<= 7
-    xb = _mm512_shuffle_epi32(xb, (_MM_PERM_ENUM)0x39);     // diagonalise: row b words (1,2,3,0)
-    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
-    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x93);     // row d words (3,0,1,2)
+    xa = _mm512_shuffle_epi32(xa, (_MM_PERM_ENUM)0x93);     // diagonalise (row b stays): row a words (3,0,1,2)
+    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x39);     // row c words (1,2,3,0)
+    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x4e);     // row d words (2,3,0,1)
     xa = _mm512_add_epi32(xa, xb);                          // diagonal rows: a += b
     xd = _mm512_xor_si512(xd, xa);                          // d ^= a
     xd = _mm512_rol_epi32(xd, 16);                          // d <<<= 16
@@ -100,9 +100,9 @@ static inline __attribute__((always_inline)) void chacha20_x4_rounds(__m512i &xa
     xc = _mm512_add_epi32(xc, xd);                          // diagonal rows: c += d
     xb = _mm512_xor_si512(xb, xc);                          // b ^= c
     xb = _mm512_rol_epi32(xb, 7);                           // b <<<= 7
-    xb = _mm512_shuffle_epi32(xb, (_MM_PERM_ENUM)0x93);     // undo: row b words (3,0,1,2)
-    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
-    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x39);     // row d words (1,2,3,0)
+    xa = _mm512_shuffle_epi32(xa, (_MM_PERM_ENUM)0x39);     // undo: row a words (1,2,3,0)
+    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x93);     // row c words (3,0,1,2)
+    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x4e);     // row d words (2,3,0,1)
 
   }
 }
@@ -138,12 +138,12 @@ static inline __attribute__((always_inline)) void chacha20_x4_rounds2(__m512i &x
     yb = _mm512_xor_si512(yb, yc);                          // b ^= c
     xb = _mm512_rol_epi32(xb, 7);                           // b <<<= 7
     yb = _mm512_rol_epi32(yb, 7);                           // b <<<= 7
-    xb = _mm512_shuffle_epi32(xb, (_MM_PERM_ENUM)0x39);     // diagonalise: row b words (1,2,3,0)
-    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
-    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x93);     // row d words (3,0,1,2)
-    yb = _mm512_shuffle_epi32(yb, (_MM_PERM_ENUM)0x39);     // diagonalise: row b words (1,2,3,0)
-    yc = _mm512_shuffle_epi32(yc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
-    yd = _mm512_shuffle_epi32(yd, (_MM_PERM_ENUM)0x93);     // row d words (3,0,1,2)
+    xa = _mm512_shuffle_epi32(xa, (_MM_PERM_ENUM)0x93);     // diagonalise (row b stays): row a words (3,0,1,2)
+    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x39);     // row c words (1,2,3,0)
+    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x4e);     // row d words (2,3,0,1)
+    ya = _mm512_shuffle_epi32(ya, (_MM_PERM_ENUM)0x93);     // diagonalise (row b stays): row a words (3,0,1,2)
+    yc = _mm512_shuffle_epi32(yc, (_MM_PERM_ENUM)0x39);     // row c words (1,2,3,0)
+    yd = _mm512_shuffle_epi32(yd, (_MM_PERM_ENUM)0x4e);     // row d words (2,3,0,1)
     xa = _mm512_add_epi32(xa, xb);                          // diagonal rows: a += b
     ya = _mm512_add_epi32(ya, yb);                          // diagonal rows: a += b
     xd = _mm512_xor_si512(xd, xa);                          // d ^= a
@@ -168,12 +168,12 @@ static inline __attribute__((always_inline)) void chacha20_x4_rounds2(__m512i &x
     yb = _mm512_xor_si512(yb, yc);                          // b ^= c
     xb = _mm512_rol_epi32(xb, 7);                           // b <<<= 7
     yb = _mm512_rol_epi32(yb, 7);                           // b <<<= 7
-    xb = _mm512_shuffle_epi32(xb, (_MM_PERM_ENUM)0x93);     // undo: row b words (3,0,1,2)
-    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
-    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x39);     // row d words (1,2,3,0)
-    yb = _mm512_shuffle_epi32(yb, (_MM_PERM_ENUM)0x93);     // undo: row b words (3,0,1,2)
-    yc = _mm512_shuffle_epi32(yc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
-    yd = _mm512_shuffle_epi32(yd, (_MM_PERM_ENUM)0x39);     // row d words (1,2,3,0)
+    xa = _mm512_shuffle_epi32(xa, (_MM_PERM_ENUM)0x39);     // undo: row a words (1,2,3,0)
+    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x93);     // row c words (3,0,1,2)
+    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x4e);     // row d words (2,3,0,1)
+    ya = _mm512_shuffle_epi32(ya, (_MM_PERM_ENUM)0x39);     // undo: row a words (1,2,3,0)
+    yc = _mm512_shuffle_epi32(yc, (_MM_PERM_ENUM)0x93);     // row c words (3,0,1,2)
+    yd = _mm512_shuffle_epi32(yd, (_MM_PERM_ENUM)0x4e);     // row d words (2,3,0,1)
 
   }
 }
@@ -741,9 +741,9 @@ static inline __attribute__((always_inline)) void chacha20_bulk_chunk_key(__m512
     xc = _mm512_add_epi32(xc, xd);                          // column rows: c += d
     xb = _mm512_xor_si512(xb, xc);                          // b ^= c
     xb = _mm512_rol_epi32(xb, 7);                           // b <<<= 7
-    xb = _mm512_shuffle_epi32(xb, (_MM_PERM_ENUM)0x39);     // diagonalise: row b words (1,2,3,0)
-    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
-    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x93);     // row d words (3,0,1,2)
+    xa = _mm512_shuffle_epi32(xa, (_MM_PERM_ENUM)0x93);     // diagonalise (row b stays): row a words (3,0,1,2)
+    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x39);     // row c words (1,2,3,0)
+    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x4e);     // row d words (2,3,0,1)
     xa = _mm512_add_epi32(xa, xb);                          // diagonal rows: a += b
     xd = _mm512_xor_si512(xd, xa);                          // d ^= a
     xd = _mm512_rol_epi32(xd, 16);                          // d <<<= 16
@@ -756,9 +756,9 @@ static inline __attribute__((always_inline)) void chacha20_bulk_chunk_key(__m512
     xc = _mm512_add_epi32(xc, xd);                          // diagonal rows: c += d
     xb = _mm512_xor_si512(xb, xc);                          // b ^= c
     xb = _mm512_rol_epi32(xb, 7);                           // b <<<= 7
-    xb = _mm512_shuffle_epi32(xb, (_MM_PERM_ENUM)0x93);     // undo: row b words (3,0,1,2)
-    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
-    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x39);     // row d words (1,2,3,0)
+    xa = _mm512_shuffle_epi32(xa, (_MM_PERM_ENUM)0x39);     // undo: row a words (1,2,3,0)
+    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x93);     // row c words (3,0,1,2)
+    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x4e);     // row d words (2,3,0,1)
 
     x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
     x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5
@@ -927,12 +927,12 @@ static inline __attribute__((always_inline)) void chacha20_bulk_chunk_key2(__m51
     yb = _mm512_xor_si512(yb, yc);                          // b ^= c
     xb = _mm512_rol_epi32(xb, 7);                           // b <<<= 7
     yb = _mm512_rol_epi32(yb, 7);                           // b <<<= 7
-    xb = _mm512_shuffle_epi32(xb, (_MM_PERM_ENUM)0x39);     // diagonalise: row b words (1,2,3,0)
-    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
-    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x93);     // row d words (3,0,1,2)
-    yb = _mm512_shuffle_epi32(yb, (_MM_PERM_ENUM)0x39);     // diagonalise: row b words (1,2,3,0)
-    yc = _mm512_shuffle_epi32(yc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
-    yd = _mm512_shuffle_epi32(yd, (_MM_PERM_ENUM)0x93);     // row d words (3,0,1,2)
+    xa = _mm512_shuffle_epi32(xa, (_MM_PERM_ENUM)0x93);     // diagonalise (row b stays): row a words (3,0,1,2)
+    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x39);     // row c words (1,2,3,0)
+    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x4e);     // row d words (2,3,0,1)
+    ya = _mm512_shuffle_epi32(ya, (_MM_PERM_ENUM)0x93);     // diagonalise (row b stays): row a words (3,0,1,2)
+    yc = _mm512_shuffle_epi32(yc, (_MM_PERM_ENUM)0x39);     // row c words (1,2,3,0)
+    yd = _mm512_shuffle_epi32(yd, (_MM_PERM_ENUM)0x4e);     // row d words (2,3,0,1)
     xa = _mm512_add_epi32(xa, xb);                          // diagonal rows: a += b
     ya = _mm512_add_epi32(ya, yb);                          // diagonal rows: a += b
     xd = _mm512_xor_si512(xd, xa);                          // d ^= a
@@ -957,12 +957,12 @@ static inline __attribute__((always_inline)) void chacha20_bulk_chunk_key2(__m51
     yb = _mm512_xor_si512(yb, yc);                          // b ^= c
     xb = _mm512_rol_epi32(xb, 7);                           // b <<<= 7
     yb = _mm512_rol_epi32(yb, 7);                           // b <<<= 7
-    xb = _mm512_shuffle_epi32(xb, (_MM_PERM_ENUM)0x93);     // undo: row b words (3,0,1,2)
-    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
-    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x39);     // row d words (1,2,3,0)
-    yb = _mm512_shuffle_epi32(yb, (_MM_PERM_ENUM)0x93);     // undo: row b words (3,0,1,2)
-    yc = _mm512_shuffle_epi32(yc, (_MM_PERM_ENUM)0x4e);     // row c words (2,3,0,1)
-    yd = _mm512_shuffle_epi32(yd, (_MM_PERM_ENUM)0x39);     // row d words (1,2,3,0)
+    xa = _mm512_shuffle_epi32(xa, (_MM_PERM_ENUM)0x39);     // undo: row a words (1,2,3,0)
+    xc = _mm512_shuffle_epi32(xc, (_MM_PERM_ENUM)0x93);     // row c words (3,0,1,2)
+    xd = _mm512_shuffle_epi32(xd, (_MM_PERM_ENUM)0x4e);     // row d words (2,3,0,1)
+    ya = _mm512_shuffle_epi32(ya, (_MM_PERM_ENUM)0x39);     // undo: row a words (1,2,3,0)
+    yc = _mm512_shuffle_epi32(yc, (_MM_PERM_ENUM)0x93);     // row c words (3,0,1,2)
+    yd = _mm512_shuffle_epi32(yd, (_MM_PERM_ENUM)0x4e);     // row d words (2,3,0,1)
 
     x0 = _mm512_add_epi32(x0, x4);                          // QR(0,4,8,12): x0 += x4
     x1 = _mm512_add_epi32(x1, x5);                          // QR(1,5,9,13): x1 += x5

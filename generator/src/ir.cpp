@@ -113,7 +113,12 @@ std::vector<Op> chacha_dr_sliced(const Spec &s, int width) {
 }
 
 // One double round on `n` (1, 2 or 4) independent states of 4 blocks per zmm: rows a, b, c, d
-// of state k are named {p}a..{p}d with p = "x", "y", "z", "w"; their ops are issued side by side. Diagonals by rotating rows b, c, d within each lane.
+// of state k are named {p}a..{p}d with p = "x", "y", "z", "w"; their ops are issued side by side.
+// Diagonals (a_i, b_i+1, c_i+2, d_i+3) by rotating rows within each lane: with one or two states,
+// whose pass is bound by its rounds' latency, rows a, c, d by 3, 1, 2 words, so that row b, the last
+// one the column round writes, enters the diagonal round unshuffled and its vpshufd leaves the
+// chain (as the avx2 one- and two-set passes, kir/scalar.cpp chacha20_lanes); with four states, a
+// throughput-bound pass, rows b, c, d by 1, 2, 3.
 std::vector<Op> chacha_dr_x4(int nstates) {
   Emitter e{{}, 512, "chacha20.short_blocks_per_vector"};
   const char *pre[4] = {"x", "y", "z", "w"};
@@ -135,16 +140,29 @@ std::vector<Op> chacha_dr_x4(int nstates) {
     }
   };
   quarter("column");
+  const bool b_fixed = nstates <= 2;
   for (int k = 0; k < nstates; ++k) {
-    e.add("shufrow32", r(k, 'b'), {r(k, 'b')}, 1, "diagonalise: row b words (1,2,3,0)");
-    e.add("shufrow32", r(k, 'c'), {r(k, 'c')}, 2, "row c words (2,3,0,1)");
-    e.add("shufrow32", r(k, 'd'), {r(k, 'd')}, 3, "row d words (3,0,1,2)");
+    if (b_fixed) {
+      e.add("shufrow32", r(k, 'a'), {r(k, 'a')}, 3, "diagonalise (row b stays): row a words (3,0,1,2)");
+      e.add("shufrow32", r(k, 'c'), {r(k, 'c')}, 1, "row c words (1,2,3,0)");
+      e.add("shufrow32", r(k, 'd'), {r(k, 'd')}, 2, "row d words (2,3,0,1)");
+    } else {
+      e.add("shufrow32", r(k, 'b'), {r(k, 'b')}, 1, "diagonalise: row b words (1,2,3,0)");
+      e.add("shufrow32", r(k, 'c'), {r(k, 'c')}, 2, "row c words (2,3,0,1)");
+      e.add("shufrow32", r(k, 'd'), {r(k, 'd')}, 3, "row d words (3,0,1,2)");
+    }
   }
   quarter("diagonal");
   for (int k = 0; k < nstates; ++k) {
-    e.add("shufrow32", r(k, 'b'), {r(k, 'b')}, 3, "undo: row b words (3,0,1,2)");
-    e.add("shufrow32", r(k, 'c'), {r(k, 'c')}, 2, "row c words (2,3,0,1)");
-    e.add("shufrow32", r(k, 'd'), {r(k, 'd')}, 1, "row d words (1,2,3,0)");
+    if (b_fixed) {
+      e.add("shufrow32", r(k, 'a'), {r(k, 'a')}, 1, "undo: row a words (1,2,3,0)");
+      e.add("shufrow32", r(k, 'c'), {r(k, 'c')}, 3, "row c words (3,0,1,2)");
+      e.add("shufrow32", r(k, 'd'), {r(k, 'd')}, 2, "row d words (2,3,0,1)");
+    } else {
+      e.add("shufrow32", r(k, 'b'), {r(k, 'b')}, 3, "undo: row b words (3,0,1,2)");
+      e.add("shufrow32", r(k, 'c'), {r(k, 'c')}, 2, "row c words (2,3,0,1)");
+      e.add("shufrow32", r(k, 'd'), {r(k, 'd')}, 1, "row d words (1,2,3,0)");
+    }
   }
   return e.ops;
 }
