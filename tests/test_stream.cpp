@@ -593,9 +593,10 @@ TEST_P(Stream, RefusesTheCallThatWouldWrapTheBlockCounter) {
       {1, {64}},      {1, {5, 59}},        {1, {63, 1}},           {1, {0, 64, 0}},
       {2, {128}},     {2, {1, 127}},       {2, {64, 64}},          {2, {70, 58}},
       {9, {576}},     {9, {13, 512, 51}},  {17, {1088}},           {17, {64 * 16 + 3, 61}},
-      // Parked keystream batches (STREAM_PARK) that the end of the counter cuts to 1, 2, 3 and
-      // 4 blocks (the last ending at block 2^32 - 1).
+      // Parked keystream batches (STREAM_PARK) that the end of the counter cuts to 2..8 blocks
+      // (the last ending at block 2^32 - 1; avx512 parks 8, in one or two 4-block states).
       {3, {5, 60, 5, 122}}, {4, {5, 60, 5, 186}}, {5, {5, 60, 5, 250}},
+      {6, {5, 60, 5, 314}}, {7, {5, 60, 5, 378}}, {8, {5, 60, 5, 442}}, {9, {5, 60, 5, 506}},
   };
   for (const Case &c : cases) {
     const uint32_t start = static_cast<uint32_t>((uint64_t{1} << 32) - c.k);

@@ -1,5 +1,5 @@
 // stream.cpp: the streaming C API (chapoly.h, "Streaming AEAD"). The state parks keystream (the
-// partial ChaCha20 block, or a batch of up to four blocks: StreamKernels::park_blocks) and the
+// partial ChaCha20 block, or a batch of up to eight blocks: StreamKernels::park_blocks) and the
 // partial Poly1305 block (its bytes) between calls and
 // hands every run of whole 64-byte blocks in between to the streaming kernels of the backend
 // selected at init (emitted/README.md, "Streaming entries"); the AAD's whole 16-byte blocks and

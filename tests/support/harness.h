@@ -49,8 +49,8 @@ const Backend *emu_native_counterpart(const Backend &emu);
 // starts at STREAM_BULK_MIN or STREAM_SHORT's limit); the AAD, the length block and the Poly1305
 // finish go through the portable entries (runtime/src/portable/stream.cpp, same state layout);
 // from a message's second text call on, the keystream of short runs and partial blocks is made
-// four blocks at a time through `chacha20` (the build's own, as the shipped avx512 family's
-// STREAM_PARK 4). `family` names it
+// kStreamParkBlocks (8) at a time through `chacha20` (the build's own, as the shipped avx512
+// family's STREAM_PARK 8). `family` names it
 // (stream_family), `missing` and `scrub` are the build's own.
 chapoly::internal::StreamKernels fused_stream(const char *family, chapoly::internal::TextUpdateFn seal_update,
                                               chapoly::internal::TextUpdateFn open_update,

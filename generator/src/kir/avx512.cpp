@@ -369,25 +369,43 @@ struct Avx512 {
         {dcl(Type::mask(64), "k", cmask(64, o2("bzhi64", lx("~0ULL", ~0ull), c(K::Uns, v("n"))))),
          ev(w("vmask_store8", 512, {v("out"), v("k"), w("vxor", 512, {v("ks"), w("vmaskz_load8", 512, {v("k"), v("in")})})}))}));
     {
-      std::vector<Stmt> body = {dnames(zv, {"xa", "xb", "xc", "xd", "o0", "o1", "o2", "o3"}),
-                                fn("chacha20_x4_init", {v("xa"), v("xb"), v("xc"), v("xd"), v("key"), v("nonce"),
-                                                        call("chacha20_x4_ctr", {v("ctr"), o2("add32", v("ctr"), n(1)),
-                                                                                 o2("add32", v("ctr"), n(2)),
-                                                                                 o2("add32", v("ctr"), n(3))})}),
-                                dmany(zv, {{"sa", v("xa")}, {"sb", v("xb")}, {"sc", v("xc")}, {"sd", v("xd")}}, true),
-                                fn("chacha20_x4_rounds", vs({"xa", "xb", "xc", "xd"})),
-                                fn("chacha20_x4_blocks", vs({"o0", "o1", "o2", "o3", "xa", "xb", "xc", "xd", "sa", "sb", "sc", "sd"}))};
-      for (int k = 0; k < 4; ++k) body.push_back(xor_block_at("n", "out", "in", k, fmt::format("o{}", k)));
-      body.push_back(dcl(kSize, "step", op("select", {o2("lt", v("n"), n(256)), v("n"), n(256)})));
-      body.push_back(cset("+", "out", v("step")));
-      body.push_back(cset("+", "in", v("step")));
-      body.push_back(cset("-", "n", v("step")));
-      body.push_back(cset("+", "ctr", n(4)));
+      // One pass: nst (1 or 2) 4-block row states from block ctr, their rounds interleaved, then
+      // up to 256 nst bytes xored; the loop below takes two states while more than 256 bytes remain
+      // (8 blocks for about the latency of 4: the stream's parked batches, STREAM_PARK 8).
+      auto pass = [&](int nst) {
+        std::vector<std::string> rows = x4_rows(nst), names = rows;
+        for (int k = 0; k < 4 * nst; ++k) names.push_back(fmt::format("o{}", k));
+        std::vector<Stmt> body = {dnames(zv, names)};
+        for (int k = 0; k < nst; ++k)
+          body.push_back(fn("chacha20_x4_init",
+                            {v(rows[4 * k]), v(rows[4 * k + 1]), v(rows[4 * k + 2]), v(rows[4 * k + 3]), v("key"), v("nonce"),
+                             call("chacha20_x4_ctr", {ctr_plus("ctr", 4 * k), ctr_plus("ctr", 4 * k + 1),
+                                                      ctr_plus("ctr", 4 * k + 2), ctr_plus("ctr", 4 * k + 3)})}));
+        std::vector<std::pair<std::string, Expr>> saved;
+        for (int k = 0; k < 4 * nst; ++k) saved.push_back({fmt::format("{}{}", "st"[k / 4], "abcd"[k % 4]), v(rows[k])});
+        body.push_back(dmany(zv, saved, true));
+        body.push_back(x4_rounds_call(nst));
+        for (int k = 0; k < nst; ++k) {
+          std::vector<std::string> a;
+          for (int j = 0; j < 4; ++j) a.push_back(fmt::format("o{}", 4 * k + j));
+          for (int j = 0; j < 4; ++j) a.push_back(rows[4 * k + j]);
+          for (int j = 0; j < 4; ++j) a.push_back(fmt::format("{}{}", "st"[k], "abcd"[j]));
+          body.push_back(fn("chacha20_x4_blocks", vs(a)));
+        }
+        for (int k = 0; k < 4 * nst; ++k) body.push_back(xor_block_at("n", "out", "in", k, fmt::format("o{}", k)));
+        body.push_back(dcl(kSize, "step", op("select", {o2("lt", v("n"), n(256 * nst)), v("n"), n(256 * nst)})));
+        body.push_back(cset("+", "out", v("step")));
+        body.push_back(cset("+", "in", v("step")));
+        body.push_back(cset("-", "n", v("step")));
+        body.push_back(cset("+", "ctr", n(4 * nst)));
+        return body;
+      };
       out.push_back(helper("chacha20_x4_stream", Type::val(K::Void),
                            {P(kU8p, "out"), P(kU8c, "in"), P(kSize, "n"), P(kKey, "key", 32), P(kNonce, "nonce"),
                             P(kU32, "ctr")},
-                           "out[0..n) = in[0..n) ^ keystream from block ctr, any n, 4 blocks (256 bytes) per pass.",
-                           {while_(o2("gt", v("n"), n(0)), body)}));
+                           "out[0..n) = in[0..n) ^ keystream from block ctr, any n: 8 blocks (512 bytes) per pass in\n"
+                           "two interleaved 4-block states while more than 256 bytes remain, then 4 per pass.",
+                           {while_(o2("gt", v("n"), n(0)), {if_(o2("gt", v("n"), n(256)), pass(2), pass(1))})}));
     }
     return out;
   }

@@ -184,12 +184,12 @@ CHAPOLY_EXPORT const char *chapoly_version(void);
  * a state saved to disk or sent to another process must never be used) but never used by two
  * threads at once; distinct states are independent. */
 
-/* CHAPOLY_STREAM_WORDS is the size of `chapoly_stream` in 64-bit words (640 bytes: the state
- * holds the AVX-512 kernels' Poly1305 key powers and up to four parked keystream blocks between
+/* CHAPOLY_STREAM_WORDS is the size of `chapoly_stream` in 64-bit words (896 bytes: the state
+ * holds the AVX-512 kernels' Poly1305 key powers and up to eight parked keystream blocks between
  * calls). It is part of the ABI: a program must be built against the header of the library it
- * runs with (the size grew from 40 words to 64, then 80, during 0.1.0's development, before any
- * release). */
-#define CHAPOLY_STREAM_WORDS 80
+ * runs with (the size grew from 40 words to 64, 80, then 112, during 0.1.0's development, before
+ * any release). */
+#define CHAPOLY_STREAM_WORDS 112
 
 /* chapoly_stream is the state of one streamed AEAD message. Its contents are private. */
 typedef struct chapoly_stream {

@@ -106,7 +106,7 @@ struct StreamKernels {
 };
 
 // The most keystream blocks chapoly_stream parks at once (StreamKernels::park_blocks).
-constexpr unsigned kStreamParkBlocks = 4;
+constexpr unsigned kStreamParkBlocks = 8;
 
 // The portable streaming entries (always built; runtime/src/portable/stream.cpp).
 const StreamKernels &portable_stream_kernels();
