@@ -140,7 +140,8 @@ int text(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len, bool s
   // A message streamed in pieces (text before this call), where the family makes several
   // keystream blocks for about the cost of one (park_chacha20), takes its keystream for every run
   // shorter than the bulk entries' from parked batches of park_blocks blocks: `openssl speed`'s
-  // 16- and 64-byte updates then make a quarter of the ChaCha20 calls.
+  // 16- and 64-byte updates then make 1 / park_blocks of the ChaCha20 calls (an eighth on avx512,
+  // a quarter on avx2).
   const size_t whole = len & ~static_cast<size_t>(63);
   const bool bulk = s.k->seal_bulk != nullptr && whole >= s.k->bulk_min;
   const bool batch = s.text_len != 0 && s.k->park_chacha20 != nullptr && s.k->park_blocks > 1;

@@ -98,9 +98,9 @@ struct StreamKernels {
   // Optional (registry STREAM_PARK): from a message's second text call on (after any text), the
   // keystream of runs shorter than bulk_min and of partial blocks is made park_blocks at a time (at most
   // kStreamParkBlocks) through park_chacha20, which makes that many for about the cost of one
-  // (avx512's: four blocks in one zmm pass, 252 TSC ticks against 185 for one block in general
-  // registers on Zen 5): a message streamed in small calls (`openssl speed`'s 16-byte updates)
-  // then makes a quarter of the calls. nullptr: one block at a time, through `chacha20`.
+  // (avx512's: eight blocks in one pass of two interleaved 4-block zmm states; avx2's: four in one
+  // chacha20_lanes4 pass): a message streamed in small calls (`openssl speed`'s 16-byte updates)
+  // then makes an eighth (a quarter) of the calls. nullptr: one block at a time, through `chacha20`.
   ChaCha20Fn park_chacha20 = nullptr;
   unsigned park_blocks = 1;
 };
