@@ -140,30 +140,26 @@ std::vector<Op> chacha_dr_x4(int nstates) {
     }
   };
   quarter("column");
-  const bool b_fixed = nstates <= 2;
-  for (int k = 0; k < nstates; ++k) {
-    if (b_fixed) {
-      e.add("shufrow32", r(k, 'a'), {r(k, 'a')}, 3, "diagonalise (row b stays): row a words (3,0,1,2)");
-      e.add("shufrow32", r(k, 'c'), {r(k, 'c')}, 1, "row c words (1,2,3,0)");
-      e.add("shufrow32", r(k, 'd'), {r(k, 'd')}, 2, "row d words (2,3,0,1)");
-    } else {
-      e.add("shufrow32", r(k, 'b'), {r(k, 'b')}, 1, "diagonalise: row b words (1,2,3,0)");
-      e.add("shufrow32", r(k, 'c'), {r(k, 'c')}, 2, "row c words (2,3,0,1)");
-      e.add("shufrow32", r(k, 'd'), {r(k, 'd')}, 3, "row d words (3,0,1,2)");
-    }
-  }
+  // (row, words to turn by, note) before the diagonal quarter round and after it.
+  struct Turn {
+    char row;
+    int by;
+    const char *note;
+  };
+  static const Turn kBFixed[2][3] = {
+      {{'a', 3, "diagonalise (row b stays): row a words (3,0,1,2)"}, {'c', 1, "row c words (1,2,3,0)"}, {'d', 2, "row d words (2,3,0,1)"}},
+      {{'a', 1, "undo: row a words (1,2,3,0)"}, {'c', 3, "row c words (3,0,1,2)"}, {'d', 2, "row d words (2,3,0,1)"}}};
+  static const Turn kAFixed[2][3] = {
+      {{'b', 1, "diagonalise: row b words (1,2,3,0)"}, {'c', 2, "row c words (2,3,0,1)"}, {'d', 3, "row d words (3,0,1,2)"}},
+      {{'b', 3, "undo: row b words (3,0,1,2)"}, {'c', 2, "row c words (2,3,0,1)"}, {'d', 1, "row d words (1,2,3,0)"}}};
+  const auto &turns = nstates <= 2 ? kBFixed : kAFixed;
+  auto turn = [&](int when) {
+    for (int k = 0; k < nstates; ++k)
+      for (const Turn &t : turns[when]) e.add("shufrow32", r(k, t.row), {r(k, t.row)}, t.by, t.note);
+  };
+  turn(0);
   quarter("diagonal");
-  for (int k = 0; k < nstates; ++k) {
-    if (b_fixed) {
-      e.add("shufrow32", r(k, 'a'), {r(k, 'a')}, 1, "undo: row a words (1,2,3,0)");
-      e.add("shufrow32", r(k, 'c'), {r(k, 'c')}, 3, "row c words (3,0,1,2)");
-      e.add("shufrow32", r(k, 'd'), {r(k, 'd')}, 2, "row d words (2,3,0,1)");
-    } else {
-      e.add("shufrow32", r(k, 'b'), {r(k, 'b')}, 3, "undo: row b words (3,0,1,2)");
-      e.add("shufrow32", r(k, 'c'), {r(k, 'c')}, 2, "row c words (2,3,0,1)");
-      e.add("shufrow32", r(k, 'd'), {r(k, 'd')}, 1, "row d words (1,2,3,0)");
-    }
-  }
+  turn(1);
   return e.ops;
 }
 
