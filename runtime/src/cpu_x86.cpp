@@ -18,6 +18,11 @@ namespace {
 
 std::atomic<uint32_t> g_hidden{0};
 
+// Not CpuFeatures (tests cannot hide them): the short-message routing's CPU models, cached with
+// the features.
+constexpr uint32_t kCpuAmdZen5 = 1u << 30;
+constexpr uint32_t kCpuIntel = 1u << 29;
+
 #if defined(__x86_64__) || defined(__i386__)
 // XGETBV with ECX = 0 reads XCR0. Only valid when CPUID reports OSXSAVE.
 uint64_t read_xcr0() {
@@ -26,28 +31,17 @@ uint64_t read_xcr0() {
   return (static_cast<uint64_t>(edx) << 32) | eax;
 }
 
-// CPUID leaves 0 and 1: is this an AMD CPU of family 1Ah?
-bool detect_amd_zen5() {
+// CPUID leaf 0's vendor string (EBX, EDX, ECX) and, for AMD, leaf 1's family: kCpuIntel for
+// "GenuineIntel", kCpuAmdZen5 for "AuthenticAMD" of family 1Ah (base 0Fh + extended 0Bh), else 0.
+uint32_t detect_model() {
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) == 0) return false;
-  // Vendor string "AuthenticAMD" in EBX, EDX, ECX.
-  if (ebx != 0x68747541u || edx != 0x69746e65u || ecx != 0x444d4163u) return false;
-  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return false;
+  if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) == 0) return 0;
+  if (ebx == 0x756e6547u && edx == 0x49656e69u && ecx == 0x6c65746eu) return kCpuIntel;
+  if (ebx != 0x68747541u || edx != 0x69746e65u || ecx != 0x444d4163u) return 0;
+  if (__get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return 0;
   const unsigned base = (eax >> 8) & 0xf, ext = (eax >> 20) & 0xff;
-  return base == 0xf && base + ext == 0x1a;
+  return base == 0xf && base + ext == 0x1a ? kCpuAmdZen5 : 0;
 }
-
-// CPUID leaf 0: vendor string "GenuineIntel" (EBX, EDX, ECX)?
-bool detect_intel() {
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) == 0) return false;
-  return ebx == 0x756e6547u && edx == 0x49656e69u && ecx == 0x6c65746eu;
-}
-
-// Not CpuFeatures (tests cannot hide them): the short-message routing's CPU models, cached with
-// the features.
-constexpr uint32_t kCpuAmdZen5 = 1u << 30;
-constexpr uint32_t kCpuIntel = 1u << 29;
 
 uint32_t detect_uncached() {
   uint32_t have = 0;
@@ -68,9 +62,7 @@ uint32_t detect_uncached() {
   if (ebx & (1u << 21)) have |= kCpuAvx512Ifma;
   if (ebx & (1u << 30)) have |= kCpuAvx512Bw;
   if (ebx & (1u << 31)) have |= kCpuAvx512Vl;
-  if (detect_amd_zen5()) have |= kCpuAmdZen5;
-  if (detect_intel()) have |= kCpuIntel;
-  return have;
+  return have | detect_model();
 }
 
 // CPUID and XCR0 once per process (neither changes while it runs): a backend's feature test runs
@@ -133,20 +125,19 @@ void hide_cpu_features_for_testing(uint32_t mask) {
   g_hidden.store(mask, std::memory_order_relaxed);
 }
 
-bool cpu_is_amd_zen5() {
+namespace {
+// Whether the cached CPU model bit is set (always false off x86-64).
+bool cpu_model_is(uint32_t bit) {
 #if defined(__x86_64__) || defined(__i386__)
-  return (detect() & kCpuAmdZen5) != 0;
+  return (detect() & bit) != 0;
 #else
+  (void)bit;
   return false;
 #endif
 }
+}  // namespace
 
-bool cpu_is_intel() {
-#if defined(__x86_64__) || defined(__i386__)
-  return (detect() & kCpuIntel) != 0;
-#else
-  return false;
-#endif
-}
+bool cpu_is_amd_zen5() { return cpu_model_is(kCpuAmdZen5); }
+bool cpu_is_intel() { return cpu_model_is(kCpuIntel); }
 
 }  // namespace chapoly::internal
