@@ -7917,6 +7917,16 @@ extern "C" void chapoly_k_avx512_ifma_fused_open_update(uint8_t *pt, const uint8
   aead_stream(pt, ct, len, acc, pw, nonce, key, counter, 0);
 }
 
+extern "C" void chapoly_k_avx512_ifma_fused_poly1305_update(uint8_t acc[24], const uint8_t *msg, size_t len, const uint8_t pw[192])
+{
+  __m512i q0, q1, q2, qs1, qs2, rl0, rl1, rl2, rls1, rls2;
+  p1305_powers_load(q0, q1, q2, qs1, qs2, rl0, rl1, rl2, rls1, rls2, pw);  // made once per message by chapoly_k_*_stream_keys
+  __m512i h0 = _mm512_setzero_si512(), h1 = h0, h2 = h0;
+  p1305_state_load(h0, h1, h2, acc);
+  p1305_absorb(h0, h1, h2, msg, len - (len & 15), 0, q0, q1, q2, qs1, qs2, rl0, rl1, rl2, rls1, rls2);
+  p1305_state_store(acc, p1305_lane0(h0), p1305_lane0(h1), p1305_lane0(h2));
+}
+
 extern "C" void chapoly_k_avx512_ifma_fused_stream_keys(uint8_t pw[192], const uint8_t otk[32])
 {
   __m512i q0, q1, q2, qs1, qs2, rl0, rl1, rl2, rls1, rls2;

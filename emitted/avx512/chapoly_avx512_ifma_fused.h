@@ -53,6 +53,13 @@ void chapoly_k_avx512_ifma_fused_seal_update(uint8_t *ct, const uint8_t *pt, siz
 void chapoly_k_avx512_ifma_fused_open_update(uint8_t *pt, const uint8_t *ct, size_t len, uint8_t acc[24],
     const uint8_t pw[192], const uint8_t nonce[12], const uint8_t key[32], uint32_t counter);
 
+/* chapoly_k_avx512_ifma_fused_poly1305_update: Poly1305 (RFC 8439 2.5) over the len / 16 whole 16-byte blocks of
+ * msg (len % 16 bytes at the end are ignored), each with 2^128 added, continuing the 24-byte state
+ * acc (h0, h1, h2 little-endian, h2 <= 4; zero before the first block) and storing h back there.
+ * pw is the 192-byte key-power state chapoly_k_avx512_ifma_fused_stream_keys made from the message's one-time key
+ * (the mul64 families' entry of this name takes the one-time key itself). */
+void chapoly_k_avx512_ifma_fused_poly1305_update(uint8_t acc[24], const uint8_t *msg, size_t len, const uint8_t pw[192]);
+
 /* chapoly_k_avx512_ifma_fused_stream_keys: the 192-byte key-power state of a streamed message, which its
  * seal_update/open_update calls read instead of making the powers again: the lane powers r^8..r^1
  * of r = clamp(otk[0..16)) (RFC 8439 2.5), limb i of lane j at bytes 64 i + 8 j, little-endian.

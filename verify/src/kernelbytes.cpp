@@ -122,7 +122,11 @@ class Walker {
   bool mac = false;
   bool macEnded = false;  // a tag or state store was reached (a walk that reaches none fails)
   std::function<void()> onEnd;  // checked after the walk
-  enum class MacKind { Aead, Poly, Update } macKind = MacKind::Aead;
+  // Update: the whole 64-byte chunks of the text (the AEAD update entries); Blocks: the whole
+  // 16-byte blocks of msg, each with 2^128 (the IFMA poly1305_update entry, the MAC of parked-
+  // keystream text); both continue h from the state and store it back.
+  enum class MacKind { Aead, Poly, Update, Blocks } macKind = MacKind::Aead;
+  bool macStores() const { return macKind == MacKind::Update || macKind == MacKind::Blocks; }
   int cursorVar = -1;                  // an extra Var (the walker's own copy of the file's vars)
   int pendingVar = -1;                 // pieces loaded by ifma.load_partial and not yet absorbed
   int unsettledVar = -1;               // 1 while the 8-lane loops' groups wait for an ifma.settle
@@ -139,7 +143,7 @@ class Walker {
   z3::expr segEnd(const std::string &base) {
     const z3::expr len = c.bv_const("len", 64);
     if (base == "aad") return c.bv_const("aad_len", 64);
-    return macKind == MacKind::Update ? len - (len & bv(63)) : len;
+    return macKind == MacKind::Update ? len - (len & bv(63)) : macKind == MacKind::Blocks ? len - (len & bv(15)) : len;
   }
   // No loaded piece waits, and no 8-lane group waits for its settle, where `what` comes.
   void macQuiet(SrcLoc l, const std::string &what) {
@@ -163,6 +167,7 @@ class Walker {
     const z3::expr len = c.bv_const("len", 64);
     if (macKind == MacKind::Aead) return padded(c.bv_const("aad_len", 64)) + padded(len) + bv(16);
     if (macKind == MacKind::Poly) return len;
+    if (macKind == MacKind::Blocks) return len - (len & bv(15));
     return len - (len & bv(63));
   }
   // A claim of the pass, with a counterexample of the path's lengths where it fails.
@@ -294,7 +299,7 @@ class Walker {
     }
     if (role == "poly1305.final" || role == "ifma.state_store") {
       const bool store = role == "ifma.state_store";
-      if (store != (macKind == MacKind::Update))
+      if (store != macStores())
         fail(e.loc, std::string("the kernel ") + (store ? "stores h in a streaming state" : "makes a tag") + ", which its ABI does not");
       macEnded = true;
       macQuiet(e.loc, g.name + (store ? " stores h" : " makes the tag"));
@@ -3043,10 +3048,12 @@ void proveMacOrderIfma(const File &f, const Function &kernel, const std::functio
   if (ends("_seal") || ends("_open")) kind = 0, ct = "ct";
   else if (ends("_poly1305")) kind = 1, ct = "msg";
   else if (ends("_seal_update") || ends("_open_update")) kind = 2, ct = "ct";
+  else if (ends("_poly1305_update")) kind = 3, ct = "msg";
   if (kind < 0) return;  // (the ChaCha20 entry has no MAC)
   static const char *whats[] = {"the MAC absorbs pad16(AAD) || pad16(ct) || le64(aad_len) || le64(len) in order, each piece once, from byte 0 to the end (RFC 8439 2.8)",
                                 "the MAC absorbs msg[0..len) in order, each block once, a short last block padded with 0x01 (RFC 8439 2.5)",
-                                "the MAC absorbs the whole 64-byte chunks of ct in order, each block once, and stores h after the last"};
+                                "the MAC absorbs the whole 64-byte chunks of ct in order, each block once, and stores h after the last",
+                                "the MAC absorbs the whole 16-byte blocks of msg in order, each once with 2^128 added, and stores h after the last"};
   Obligation *o = add(kernel.loc, whats[kind]);
   if (!o) return;
   // A hand-written test kernel whose helpers are marked bounds-only (the generator never emits
@@ -3069,7 +3076,10 @@ void proveMacOrderIfma(const File &f, const Function &kernel, const std::functio
   walk(f2, kernel, *o, [&](Walker &w, z3::context &) {
     w.ifma = true;
     w.mac = true;
-    w.macKind = kind == 0 ? Walker::MacKind::Aead : kind == 1 ? Walker::MacKind::Poly : Walker::MacKind::Update;
+    w.macKind = kind == 0   ? Walker::MacKind::Aead
+                : kind == 1 ? Walker::MacKind::Poly
+                : kind == 2 ? Walker::MacKind::Update
+                            : Walker::MacKind::Blocks;
     w.ctBuf = ct;
     w.cursorVar = curV;
     w.pendingVar = pendV;
@@ -3086,7 +3096,7 @@ void proveMacOrderIfma(const File &f, const Function &kernel, const std::functio
     }
     w.onEnd = [&w, &kernel, kind] {
       if (!w.macEnded)
-        throw Failure{std::string("the kernel reaches no ") + (kind == 2 ? "ifma.state_store" : "poly1305.final") +
+        throw Failure{std::string("the kernel reaches no ") + (kind >= 2 ? "ifma.state_store" : "poly1305.final") +
                           " helper: its MAC has no end the order check can place",
                       kernel.loc};
     };

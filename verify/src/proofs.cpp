@@ -1636,12 +1636,21 @@ static std::string stateFlow(const File &f, const Function &kernel, int statePar
   return "";
 }
 
-// A kernel of the AVX-512 dialect (no contracts) that continues a streamed message: its ABI name.
+// The kernel's parameter of this name (its Var index), or -1.
+static int paramNamed(const File &f, const Function &k, const char *name) {
+  for (int p : k.params)
+    if (f.vars[(size_t)p].name == name) return p;
+  return -1;
+}
+
+// A kernel of the AVX-512 dialect (no contracts) that continues a streamed message: its ABI name
+// (the AEAD update entries, and the MAC of text whose keystream the stream parked).
 bool isNameStreamKernel(const Function &k) {
   auto ends = [&](const std::string &suf) {
     return k.name.size() > suf.size() && k.name.compare(k.name.size() - suf.size(), suf.size(), suf) == 0;
   };
-  return !contractOf(k).present && k.name.rfind("chapoly_k_", 0) == 0 && (ends("_seal_update") || ends("_open_update"));
+  return !contractOf(k).present && k.name.rfind("chapoly_k_", 0) == 0 &&
+         (ends("_seal_update") || ends("_open_update") || ends("_poly1305_update"));
 }
 
 // The stream-keys kernel's key setup reads its r and s from otk (RFC 8439 2.6: r || s): the one
@@ -2117,7 +2126,7 @@ const std::vector<KernelEntry> &kernelEntries() {
   static const std::vector<KernelEntry> e = {
       {"_seal_update", "aead.seal_update", true, update("ct", "pt", otk), update("ct", "pt", pw)},
       {"_open_update", "aead.open_update", true, update("pt", "ct", otk), update("pt", "ct", pw)},
-      {"_poly1305_update", "poly1305.update", false, {acc, {"msg", 'i', 0}, len, otk}, {}},
+      {"_poly1305_update", "poly1305.update", true, {acc, {"msg", 'i', 0}, len, otk}, {acc, {"msg", 'i', 0}, len, pw}},
       {"_poly1305_finish", "poly1305.finish", false, {tag, {"acc", 'i', 24}, otk}, {}},
       {"_stream_keys", "", true, {}, {{"pw", 'o', 192}, otk}},
       {"_seal", "aead.seal", true, {{"ct", 'o', 0}, tag, {"pt", 'i', 0}, len, {"aad", 'i', 0}, {"aad_len", 'z', 0}, nonce, key}, {}},
@@ -2210,7 +2219,7 @@ static void proveKernelRole(const File &f, const Function &kernel, const BoundsO
   }
   if (byName == nullptr || !byName->ifma) {
     fail(kernel.name + " is not the ABI name of an entry this dialect proves (chapoly_k_<family>_ followed by seal, open, "
-         "poly1305, chacha20, seal_update, open_update or stream_keys; files with contracts name the role in one): "
+         "poly1305, chacha20, seal_update, open_update, poly1305_update or stream_keys; files with contracts name the role in one): "
          "it would be linked with no proof of what it computes");
     return;
   }
@@ -2296,19 +2305,19 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
         o.res = Res::FAILED;
         o.cex = std::string("the update kernel reaches no ") + (!load ? "ifma.state_load" : "ifma.state_store") + " helper" +
                 ": h would cross calls unproved";
-      } else if (kernel.params.size() < 4) {
+      } else if (paramNamed(f, kernel, "acc") < 0) {
         o.res = Res::FAILED;
-        o.cex = kernel.name + " does not have the update ABI (out, in, len, acc[24], otk, nonce, key, counter)";
+        o.cex = kernel.name + " has no state parameter acc[24] (the update ABI, kernel-role)";
       } else {
-        // The update ABI (runtime/src/internal/chapoly_internal.h, StreamKernels): acc is the 4th.
-        std::string why = stateFlow(f, kernel, kernel.params[3], "ifma.state_load", "ifma.state_store", true);
+        // The state parameter, by name (its position is the ABI's, which kernel-role checks).
+        std::string why = stateFlow(f, kernel, paramNamed(f, kernel, "acc"), "ifma.state_load", "ifma.state_store", true);
         if (!why.empty()) {
           o.res = Res::FAILED;
           o.cex = why;
         }
       }
       proveStateHelpers44(f, kernel, prover, opt, kr);
-      // The lane key powers come from the key-power state (the update ABI's 5th parameter, pw)
+      // The lane key powers come from the key-power state (the parameter pw)
       // through one ifma.powers_load helper, and the state is used nowhere else.
       Obligation &ok = addObl(kr, f, "key-handover", kernel.loc,
                               "the lane key powers enter through one ifma.powers_load helper from the key-power state "
@@ -2317,8 +2326,8 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
       if (!selected(opt, ok)) {
         ok.skipped = true;
       } else {
-        std::string why = kernel.params.size() < 5 ? kernel.name + " does not have the update ABI (out, in, len, acc[24], pw, nonce, key, counter)"
-                                                   : stateFlow(f, kernel, kernel.params[4], "ifma.powers_load", "ifma.powers_store", false);
+        std::string why = paramNamed(f, kernel, "pw") < 0 ? kernel.name + " has no key-power state parameter pw[192] (the update ABI, kernel-role)"
+                                                          : stateFlow(f, kernel, paramNamed(f, kernel, "pw"), "ifma.powers_load", "ifma.powers_store", false);
         if (!why.empty()) ok.res = Res::FAILED, ok.cex = why;
       }
       provePowersHelpers(f, kernel, prover, opt, kr);
