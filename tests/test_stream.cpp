@@ -334,6 +334,71 @@ TEST_P(Stream, ParksLaterKeystreamBlocksInBatches) {
   if (!any) GTEST_SKIP() << b().name << ": its streaming family parks one keystream block at a time";
 }
 
+// Counting wrapper around a family's mac_update (MacsLongRunsOnTheKeyPowerState).
+chapoly::internal::PolyUpdateFn g_mac_real = nullptr;
+int g_mac_calls = 0;
+size_t g_mac_bytes = 0;
+bool g_mac_whole = true;  // every call was handed whole 16-byte blocks of at least mac_min bytes
+bool g_mac_got_keys = true;
+void counted_mac(uint8_t acc[24], const uint8_t *msg, size_t len, const uint8_t *keys) {
+  ++g_mac_calls;
+  g_mac_bytes += len;
+  if (len % 16 != 0 || len < g_routed.real->mac_min) g_mac_whole = false;
+  if (keys != g_routed.keys_made) g_mac_got_keys = false;
+  g_mac_real(acc, msg, len, keys);
+}
+
+// A family with STREAM_MAC (mac_update: the avx512 family, the test variants, the emulated builds)
+// MACs every run of at least mac_min bytes of whole blocks, text or AAD, through its entry on the
+// key-power state (made once per message, the state every call gets), and from the second text call
+// on takes runs below mac_below from parked keystream, not from its bulk entries; runs from
+// mac_below on still go to the bulk entries. A 300-byte AAD in one call, then text calls of 16,
+// 37, 192..1000 bytes (those below mac_below) and one of 2 mac_below + 64; the oracle's result
+// both ways.
+TEST_P(Stream, MacsLongRunsOnTheKeyPowerState) {
+  ShortKernelsReset reset;
+  bool any = false;
+  for (int mode : {0, 1}) {
+    const chapoly::internal::StreamKernels *real = family_in_mode(mode);
+    if (real == nullptr || real->mac_update == nullptr || real->missing() != nullptr) continue;
+    any = true;
+    SCOPED_TRACE(real->family);
+    ASSERT_NE(real->bulk_keys, nullptr) << "STREAM_MAC needs the key-power state";
+    chapoly::internal::StreamKernels wrapped = *real;
+    wrapped.seal_bulk = routed_seal_bulk;
+    wrapped.open_bulk = routed_open_bulk;
+    wrapped.bulk_keys = routed_keys;
+    g_mac_real = real->mac_update;
+    wrapped.mac_update = counted_mac;
+    const Backend copy = streaming_through(wrapped);
+    // Calls shorter than mac_below park whatever keystream they need; one of 2 mac_below + 64
+    // bytes has a run of at least mac_below whole bytes after any parked keystream (< 512 bytes).
+    std::vector<size_t> calls = {16, 37};
+    for (size_t c : {size_t{192}, size_t{256}, size_t{320}, size_t{1000}, real->mac_below - 1})
+      if (c < real->mac_below) calls.push_back(c);
+    calls.push_back(2 * real->mac_below + 64);
+    size_t len = 0;
+    for (size_t c : calls) len += c;
+    Bytes aad = rng_.bytes(300), pt = rng_.bytes(len), ct;
+    uint8_t tag[16];
+    reference(aad, pt, ct, tag);
+    g_routed = Routed{};
+    g_routed.real = real;
+    g_mac_calls = 0;
+    g_mac_bytes = 0;
+    g_mac_whole = g_mac_got_keys = true;
+    stream_through(copy, aad, pt, ct, tag, calls, "calls of 16, 37, 192, ...");
+    EXPECT_GE(g_mac_bytes, 2 * (288 + 192)) << "the AAD's whole blocks and the text's long runs, both ways";
+    EXPECT_TRUE(g_mac_whole) << "a MAC call of a partial block or below mac_min";
+    EXPECT_TRUE(g_mac_got_keys) << "a MAC call was not handed the key-power state";
+    EXPECT_EQ(g_routed.keys, 2) << "the key-power state is made once per message";
+    EXPECT_EQ(g_routed.seal_bulk, 1) << "only the run of mac_below bytes or more goes to the bulk entry";
+    EXPECT_EQ(g_routed.open_bulk, 1);
+    if (HasFailure()) return;
+  }
+  if (!any) GTEST_SKIP() << b().name << ": its streaming family has no MAC entry on the key-power state";
+}
+
 #if defined(__x86_64__)
 // The key-power state a family's bulk entries read in place of otk (StreamKernels::bulk_keys:
 // the avx512 families' _stream_keys, emitted/README.md): with L lanes (StreamKernels::key_lanes, 8

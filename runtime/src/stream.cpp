@@ -24,13 +24,13 @@ struct State {
   uint64_t aad_len, text_len; // bytes so far
   uint32_t phase, counter;    // counter: the next keystream block not made yet
   uint32_t pbuf_len;          // bytes parked in pbuf (< 16)
-  uint32_t keys_made;         // 1 once k->bulk_keys has filled keys (at the first bulk run)
+  uint32_t keys_made;         // 1 once k->bulk_keys has filled keys (key_state: the first bulk or MAC run)
   // ks holds ks_len bytes of keystream (whole blocks, the last one block counter - 1), of which
   // the text used the first ks_used.
   uint32_t ks_len, ks_used;
   uint8_t key[32], otk[32], acc[24], pbuf[16], nonce[12];
   uint8_t ks[64 * kStreamParkBlocks];
-  uint8_t keys[kStreamKeyBytes];  // the bulk entries' key-power state (k->bulk_keys), else unused
+  uint8_t keys[kStreamKeyBytes];  // the bulk and MAC entries' key-power state (k->bulk_keys), else unused
 };
 static_assert(sizeof(State) <= sizeof(chapoly_stream), "CHAPOLY_STREAM_WORDS too small");
 static_assert(alignof(State) <= alignof(chapoly_stream), "chapoly_stream alignment");
@@ -53,8 +53,19 @@ void keystream(const State &s, uint8_t *out, uint32_t blocks, uint32_t counter) 
   f(out, kZeros, size_t{64} * blocks, s.nonce, s.key, counter);
 }
 
+// The key-power state of the bulk and MAC entries (StreamKernels::bulk_keys), made from otk at
+// the first call that needs it, once per message (a message that never needs it does not pay).
+const uint8_t *key_state(State &s) {
+  if (s.keys_made == 0) {
+    s.k->bulk_keys(s.keys, s.otk);
+    s.keys_made = 1;
+  }
+  return s.keys;
+}
+
 // Poly1305 over bytes, parking a partial block: whole blocks of `p` straight from the caller's
-// buffer through the family's update entry. `p` may be NULL when `n` is 0 (the API allows it):
+// buffer through the family's update entry (a run of at least mac_min bytes through mac_update,
+// on the key-power state, where the family has one). `p` may be NULL when `n` is 0 (the API allows it):
 // nothing reaches memcpy then, whose pointers must not be NULL even for 0 bytes.
 void absorb_bytes(State &s, const uint8_t *p, size_t n) {
   if (n == 0) return;
@@ -69,7 +80,8 @@ void absorb_bytes(State &s, const uint8_t *p, size_t n) {
     s.pbuf_len = 0;
   }
   size_t whole = n & ~static_cast<size_t>(15);
-  if (whole != 0) s.k->poly1305_update(s.acc, p, whole, s.otk);
+  if (whole != 0 && s.k->mac_update != nullptr && whole >= s.k->mac_min) s.k->mac_update(s.acc, p, whole, key_state(s));
+  else if (whole != 0) s.k->poly1305_update(s.acc, p, whole, s.otk);
   memcpy(s.pbuf, p + whole, n - whole);
   s.pbuf_len = static_cast<uint32_t>(n - whole);
 }
@@ -142,9 +154,13 @@ int text(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len, bool s
   // shorter than the bulk entries' from parked batches of park_blocks blocks: `openssl speed`'s
   // 16- and 64-byte updates then make 1 / park_blocks of the ChaCha20 calls (an eighth on avx512,
   // a quarter on avx2).
+  // A family with a MAC entry on the key-power state (mac_update) takes, in batch mode, runs
+  // below mac_below from parked keystream too: a batch of eight blocks made in one pass of two
+  // interleaved states, where the bulk entry's run of a few blocks waits out one state's
+  // 20-round chain on every call.
   const size_t whole = len & ~static_cast<size_t>(63);
-  const bool bulk = s.k->seal_bulk != nullptr && whole >= s.k->bulk_min;
   const bool batch = s.text_len != 0 && s.k->park_chacha20 != nullptr && s.k->park_blocks > 1;
+  const bool bulk = s.k->seal_bulk != nullptr && whole >= s.k->bulk_min && !(batch && s.k->mac_update != nullptr && whole < s.k->mac_below);
   // 2. Whole 64-byte blocks through the fused kernels, from block `counter` (with len left, the
   // parked keystream is used up: the text is 64-byte aligned, the Poly1305 buffer empty).
   if (whole != 0 && (bulk || !batch)) {
@@ -153,14 +169,7 @@ int text(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len, bool s
     TextUpdateFn run = seal ? (bulk ? s.k->seal_bulk : s.k->seal_update) : (bulk ? s.k->open_bulk : s.k->open_update);
     // Bulk entries with a key-power state take it in place of otk, made at the first bulk run
     // of the message (a message that never has one does not pay for it).
-    const uint8_t *keys = s.otk;
-    if (bulk && s.k->bulk_keys != nullptr) {
-      if (s.keys_made == 0) {
-        s.k->bulk_keys(s.keys, s.otk);
-        s.keys_made = 1;
-      }
-      keys = s.keys;
-    }
+    const uint8_t *keys = bulk && s.k->bulk_keys != nullptr ? key_state(s) : s.otk;
     run(out, in, whole, s.acc, keys, s.nonce, s.key, s.counter);
     s.counter += static_cast<uint32_t>(whole / 64);
     in += whole;

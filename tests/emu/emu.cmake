@@ -46,8 +46,8 @@ function(chapoly_emu_kernel _target _src _kname _suffix)
       # SIMDe's functions are always_inline by default; inlined into the kernels' fully unrolled
       # rounds they take gcc minutes per kernel. Out of line they take seconds, and run ~5x slower.
       SIMDE_NO_INLINE)
-  # Every exported entry, the streaming ones too (the avx512 family has seal/open_update, stream_keys).
-  foreach(_fn seal open poly1305 chacha20 seal_update open_update stream_keys)
+  # Every exported entry, the streaming ones too (the avx512 family has seal/open_update, stream_keys, poly1305_update).
+  foreach(_fn seal open poly1305 chacha20 seal_update open_update stream_keys poly1305_update)
     list(APPEND _defs "chapoly_k_${_kname}_${_fn}=chapoly_k_${_kname}_${_suffix}_${_fn}")
   endforeach()
   list(APPEND _defs ${ARGN})

@@ -24,7 +24,8 @@ std::vector<const Backend *> all_backends() {
 chapoly::internal::StreamKernels fused_stream(const char *family, chapoly::internal::TextUpdateFn seal_update,
                                               chapoly::internal::TextUpdateFn open_update,
                                               chapoly::internal::StreamKeysFn keys, unsigned key_lanes,
-                                              chapoly::internal::ChaCha20Fn chacha20, const char *(*missing)(),
+                                              chapoly::internal::ChaCha20Fn chacha20,
+                                              chapoly::internal::PolyUpdateFn mac_update, const char *(*missing)(),
                                               void (*scrub)()) {
   chapoly::internal::StreamKernels k = chapoly::internal::portable_stream_kernels();
   k.family = family;
@@ -37,6 +38,9 @@ chapoly::internal::StreamKernels fused_stream(const char *family, chapoly::inter
   k.key_lanes = key_lanes;
   k.park_chacha20 = chacha20;
   k.park_blocks = chapoly::internal::kStreamParkBlocks;
+  k.mac_update = mac_update;
+  k.mac_min = 16;
+  k.mac_below = 256;
   return k;
 }
 

@@ -103,6 +103,14 @@ struct StreamKernels {
   // then makes an eighth (a quarter) of the calls. nullptr: one block at a time, through `chacha20`.
   ChaCha20Fn park_chacha20 = nullptr;
   unsigned park_blocks = 1;
+  // Optional (registry STREAM_MAC, with bulk_keys and park_chacha20): the family's Poly1305 update
+  // over whole 16-byte blocks that reads the key-power state (bulk_keys) in place of otk; it MACs
+  // every run of at least mac_min bytes of whole blocks, and from a message's second text call on
+  // runs of fewer than mac_below whole bytes take parked keystream (park_chacha20) instead of
+  // seal_bulk/open_bulk: the keystream made ahead in batches, the MAC on the IFMA lanes.
+  PolyUpdateFn mac_update = nullptr;
+  size_t mac_min = 0;
+  size_t mac_below = 0;
 };
 
 // The most keystream blocks chapoly_stream parks at once (StreamKernels::park_blocks).
