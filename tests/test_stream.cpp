@@ -351,10 +351,12 @@ void counted_mac(uint8_t acc[24], const uint8_t *msg, size_t len, const uint8_t 
 // A family with STREAM_MAC (mac_update: the avx512 family, the test variants, the emulated builds)
 // MACs every run of at least mac_min bytes of whole blocks, text or AAD, through its entry on the
 // key-power state (made once per message, the state every call gets), and from the second text call
-// on takes runs below mac_below from parked keystream, not from its bulk entries; runs from
-// mac_below on still go to the bulk entries. A 300-byte AAD in one call, then text calls of 16,
-// 37, 192..1000 bytes (those below mac_below) and one of 2 mac_below + 64; the oracle's result
-// both ways.
+// on takes runs below mac_below from parked keystream, not from its bulk or update entries; a
+// message's first text call, and later runs from mac_below on, still go to the bulk entries. A
+// 300-byte AAD in one call, then text calls of bulk_min (rounded up to whole chunks: the first
+// call's bulk run), 16, 37, 192..1000 bytes (those below mac_below) and one of mac_below + 576
+// (a run of at least mac_below whole bytes after any parked keystream, < 512 bytes); the oracle's
+// result both ways, and the calls of every entry counted.
 TEST_P(Stream, MacsLongRunsOnTheKeyPowerState) {
   ShortKernelsReset reset;
   bool any = false;
@@ -364,19 +366,24 @@ TEST_P(Stream, MacsLongRunsOnTheKeyPowerState) {
     any = true;
     SCOPED_TRACE(real->family);
     ASSERT_NE(real->bulk_keys, nullptr) << "STREAM_MAC needs the key-power state";
+    ASSERT_NE(real->park_chacha20, nullptr) << "STREAM_MAC needs parked batches";
     chapoly::internal::StreamKernels wrapped = *real;
+    wrapped.seal_update = routed_seal_update;
+    wrapped.open_update = routed_open_update;
     wrapped.seal_bulk = routed_seal_bulk;
     wrapped.open_bulk = routed_open_bulk;
     wrapped.bulk_keys = routed_keys;
+    g_park_real = real->park_chacha20;
+    wrapped.park_chacha20 = counted_park;
     g_mac_real = real->mac_update;
     wrapped.mac_update = counted_mac;
     const Backend copy = streaming_through(wrapped);
-    // Calls shorter than mac_below park whatever keystream they need; one of 2 mac_below + 64
-    // bytes has a run of at least mac_below whole bytes after any parked keystream (< 512 bytes).
-    std::vector<size_t> calls = {16, 37};
+    const size_t first = (real->bulk_min + 63) / 64 * 64;
+    ASSERT_LT(first, real->mac_below) << "a first call below mac_below that the bulk entry takes";
+    std::vector<size_t> calls = {first, 16, 37};
     for (size_t c : {size_t{192}, size_t{256}, size_t{320}, size_t{1000}, real->mac_below - 1})
       if (c < real->mac_below) calls.push_back(c);
-    calls.push_back(2 * real->mac_below + 64);
+    calls.push_back(real->mac_below + 576);
     size_t len = 0;
     for (size_t c : calls) len += c;
     Bytes aad = rng_.bytes(300), pt = rng_.bytes(len), ct;
@@ -387,13 +394,19 @@ TEST_P(Stream, MacsLongRunsOnTheKeyPowerState) {
     g_mac_calls = 0;
     g_mac_bytes = 0;
     g_mac_whole = g_mac_got_keys = true;
-    stream_through(copy, aad, pt, ct, tag, calls, "calls of 16, 37, 192, ...");
-    EXPECT_GE(g_mac_bytes, 2 * (288 + 192)) << "the AAD's whole blocks and the text's long runs, both ways";
+    g_park_calls = 0;
+    stream_through(copy, aad, pt, ct, tag, calls, "calls of bulk_min, 16, 37, 192, ...");
+    // The AAD's 288 whole bytes and, of the text, at least every parked run's whole blocks of at
+    // least mac_min bytes: bounded below by the AAD and the text's 192-byte call or longer.
+    EXPECT_GE(g_mac_bytes, 2 * (288 + std::min<size_t>(192, real->mac_below - 64) - 64)) << "MAC bytes, both ways";
     EXPECT_TRUE(g_mac_whole) << "a MAC call of a partial block or below mac_min";
     EXPECT_TRUE(g_mac_got_keys) << "a MAC call was not handed the key-power state";
     EXPECT_EQ(g_routed.keys, 2) << "the key-power state is made once per message";
-    EXPECT_EQ(g_routed.seal_bulk, 1) << "only the run of mac_below bytes or more goes to the bulk entry";
-    EXPECT_EQ(g_routed.open_bulk, 1);
+    EXPECT_EQ(g_routed.seal_bulk, 2) << "the first call's run and the run of mac_below bytes or more, no other";
+    EXPECT_EQ(g_routed.open_bulk, 2);
+    EXPECT_EQ(g_routed.seal_update, 0) << "a later short run went to the update entry, not to parked keystream";
+    EXPECT_EQ(g_routed.open_update, 0);
+    EXPECT_GT(g_park_calls, 0) << "no parked batch";
     if (HasFailure()) return;
   }
   if (!any) GTEST_SKIP() << b().name << ": its streaming family has no MAC entry on the key-power state";

@@ -3,7 +3,8 @@
 // partial Poly1305 block (its bytes) between calls and
 // hands every run of whole 64-byte blocks in between to the streaming kernels of the backend
 // selected at init (emitted/README.md, "Streaming entries"); the AAD's whole 16-byte blocks and
-// the lengths block go through the same family's Poly1305 update entry.
+// the lengths block go through the same family's Poly1305 update entry, or (a run of at least
+// mac_min bytes, text or AAD, in a family with one) its MAC entry on the key-power state.
 #include <string.h>
 
 #include <chapoly/chapoly.h>
@@ -80,7 +81,8 @@ void absorb_bytes(State &s, const uint8_t *p, size_t n) {
     s.pbuf_len = 0;
   }
   size_t whole = n & ~static_cast<size_t>(15);
-  if (whole != 0 && s.k->mac_update != nullptr && whole >= s.k->mac_min) s.k->mac_update(s.acc, p, whole, key_state(s));
+  if (whole != 0 && s.k->mac_update != nullptr && s.k->bulk_keys != nullptr && whole >= s.k->mac_min)
+    s.k->mac_update(s.acc, p, whole, key_state(s));
   else if (whole != 0) s.k->poly1305_update(s.acc, p, whole, s.otk);
   memcpy(s.pbuf, p + whole, n - whole);
   s.pbuf_len = static_cast<uint32_t>(n - whole);
@@ -167,7 +169,7 @@ int text(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len, bool s
     // A long run through the backend's own fused entries where it has them (from bulk_min bytes,
     // the registry's measured cut-over), else the streaming family's.
     TextUpdateFn run = seal ? (bulk ? s.k->seal_bulk : s.k->seal_update) : (bulk ? s.k->open_bulk : s.k->open_update);
-    // Bulk entries with a key-power state take it in place of otk, made at the first bulk run
+    // Bulk entries with a key-power state take it in place of otk, made at the first bulk or MAC run
     // of the message (a message that never has one does not pay for it).
     const uint8_t *keys = bulk && s.k->bulk_keys != nullptr ? key_state(s) : s.otk;
     run(out, in, whole, s.acc, keys, s.nonce, s.key, s.counter);

@@ -99,8 +99,9 @@ else()
     list(APPEND _emu_kernel_targets chapoly_emu_${_kname})
     list(APPEND _emu_names "${_bname}")
     string(APPEND CHAPOLY_EMU_DECLS "CHAPOLY_EMU_KERNEL(${_kname}_emu)\n")
-    # Its streaming family: the emulated update entries for every run of whole chunks
-    # (fused_stream, support/harness.h), so the streaming kernels run on any CPU too.
+    # Its streaming family: the emulated update entries for runs of whole chunks and the MAC entry
+    # for whole-block runs (fused_stream, support/harness.h), so the streaming kernels run on any
+    # CPU too.
     chapoly_fused_stream_entry(CHAPOLY_EMU_TABLES ${_kname}_emu "portable+${_bname}" ${_kname}_emu ${_lanes}
                                emu_runs_anywhere scrub_emu)
     string(APPEND CHAPOLY_EMU_TABLES

@@ -52,7 +52,7 @@ const Backend *emu_native_counterpart(const Backend &emu);
 // kStreamParkBlocks (8) at a time through `chacha20` (the build's own, as the shipped avx512
 // family's STREAM_PARK 8), and runs below 256 bytes take that parked keystream too; the build's
 // `mac_update` (its _poly1305_update on the key-power state, the shipped family's STREAM_MAC) MACs
-// every run of whole 16-byte blocks, text or AAD (mac_min 16: more than the shipped 192, so that
+// every run of whole 16-byte blocks, text or AAD (mac_min 16: below the shipped 192, so that
 // short runs reach it). `family` names it (stream_family), `missing` and `scrub` are the build's own.
 chapoly::internal::StreamKernels fused_stream(const char *family, chapoly::internal::TextUpdateFn seal_update,
                                               chapoly::internal::TextUpdateFn open_update,

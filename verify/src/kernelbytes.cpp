@@ -126,6 +126,7 @@ class Walker {
   // 16-byte blocks of msg, each with 2^128 (the IFMA poly1305_update entry, the MAC of parked-
   // keystream text); both continue h from the state and store it back.
   enum class MacKind { Aead, Poly, Update, Blocks } macKind = MacKind::Aead;
+  // The kinds whose kernel ends in the state store (ifma.state_store), not in a tag.
   bool macStores() const { return macKind == MacKind::Update || macKind == MacKind::Blocks; }
   int cursorVar = -1;                  // an extra Var (the walker's own copy of the file's vars)
   int pendingVar = -1;                 // pieces loaded by ifma.load_partial and not yet absorbed

@@ -47,7 +47,8 @@ void proveKernelBytes(const File &f, const Function &kernel,
                       const std::function<Obligation *(SrcLoc, const std::string &)> &add);
 // mac-order of an IFMA-dialect kernel (kernelbytes.cpp): the pieces its Poly1305 absorbs follow
 // one another through its message (the AEAD's pad16(AAD) || pad16(ct) || lengths, Poly1305's
-// msg, an update entry's whole chunks), and the tag or state store comes at its end.
+// msg, an update entry's whole chunks, the MAC entry's whole 16-byte blocks), and the tag or
+// state store comes at its end.
 void proveMacOrderIfma(const File &f, const Function &kernel,
                        const std::function<Obligation *(SrcLoc, const std::string &)> &add);
 

@@ -96,7 +96,8 @@ struct StreamKernels {
   // entries"); the registry reads it from the family's spec. 0 without bulk_keys.
   unsigned key_lanes = 0;
   // Optional (registry STREAM_PARK): from a message's second text call on (after any text), the
-  // keystream of runs shorter than bulk_min and of partial blocks is made park_blocks at a time (at most
+  // keystream of runs shorter than bulk_min (with mac_update: shorter than mac_below) and of
+  // partial blocks is made park_blocks at a time (at most
   // kStreamParkBlocks) through park_chacha20, which makes that many for about the cost of one
   // (avx512's: eight blocks in one pass of two interleaved 4-block zmm states; avx2's: four in one
   // chacha20_lanes4 pass): a message streamed in small calls (`openssl speed`'s 16-byte updates)
