@@ -6,6 +6,9 @@
 // the lengths block go through the same family's Poly1305 update entry, or (a run of at least
 // mac_min bytes, text or AAD, in a family with one) its MAC entry on the key-power state.
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <chapoly/chapoly.h>
 
@@ -89,11 +92,20 @@ void absorb_bytes(State &s, const uint8_t *p, size_t n) {
 }
 
 // out = in XOR ks for n bytes of parked keystream (at most 64 * kStreamParkBlocks), the
-// ciphertext absorbed: open absorbs `in` before it is overwritten (in == out allowed: each 8-byte
-// word is read before it is written), seal absorbs `out` after.
+// ciphertext absorbed: open absorbs `in` before it is overwritten (in == out allowed: each 16- or
+// 8-byte word is read before it is written), seal absorbs `out` after.
 void xor_span(State &s, bool seal, uint8_t *out, const uint8_t *in, const uint8_t *ks, size_t n) {
   if (!seal) absorb_bytes(s, in, n);
   size_t i = 0;
+#if defined(__SSE2__)
+  // 16 bytes at a time where the baseline ISA has them (every x86-64): half the loop of the
+  // 8-byte words below, ~15 TSC ticks of a 256-byte update from parked keystream.
+  for (; i + 16 <= n; i += 16) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(in + i));
+    const __m128i k = _mm_loadu_si128(reinterpret_cast<const __m128i *>(ks + i));
+    _mm_storeu_si128(reinterpret_cast<__m128i *>(out + i), _mm_xor_si128(a, k));
+  }
+#endif
   for (; i + 8 <= n; i += 8) {
     uint64_t a, k;
     memcpy(&a, in + i, 8);
