@@ -225,6 +225,20 @@ void routed_keys(uint8_t pw[chapoly::internal::kStreamKeyBytes], const uint8_t o
   g_routed.real->bulk_keys(pw, otk);
 }
 
+// A copy of `real` whose update, bulk and key-power entries count their calls in g_routed (reset
+// here, with g_routed.real = &real).
+chapoly::internal::StreamKernels routed(const chapoly::internal::StreamKernels &real) {
+  g_routed = Routed{};
+  g_routed.real = &real;
+  chapoly::internal::StreamKernels wrapped = real;
+  wrapped.seal_update = routed_seal_update;
+  wrapped.open_update = routed_open_update;
+  wrapped.seal_bulk = routed_seal_bulk;
+  wrapped.open_bulk = routed_open_bulk;
+  if (real.bulk_keys != nullptr) wrapped.bulk_keys = routed_keys;
+  return wrapped;
+}
+
 // A family with bulk entries of its own (StreamKernels::seal_bulk: the avx512 families, the test
 // variants and the emulated builds, whose bulk entries no other suite can tell apart from the
 // entries beside them) gets every run of whole chunks from bulk_min bytes, and only those; its
@@ -240,12 +254,7 @@ TEST_P(Stream, RoutesWholeChunkRunsToTheBulkEntries) {
     if (real == nullptr || real->seal_bulk == nullptr || real->missing() != nullptr) continue;
     any = true;
     SCOPED_TRACE(real->family);
-    chapoly::internal::StreamKernels wrapped = *real;
-    wrapped.seal_update = routed_seal_update;
-    wrapped.open_update = routed_open_update;
-    wrapped.seal_bulk = routed_seal_bulk;
-    wrapped.open_bulk = routed_open_bulk;
-    if (real->bulk_keys != nullptr) wrapped.bulk_keys = routed_keys;
+    chapoly::internal::StreamKernels wrapped = routed(*real);
     wrapped.park_chacha20 = nullptr;  // one parked block at a time: the runs below are as planned
     const Backend copy = streaming_through(wrapped);
     const size_t min = (real->bulk_min + 63) / 64 * 64;  // the shortest run of whole chunks it takes
@@ -367,12 +376,7 @@ TEST_P(Stream, MacsLongRunsOnTheKeyPowerState) {
     SCOPED_TRACE(real->family);
     ASSERT_NE(real->bulk_keys, nullptr) << "STREAM_MAC needs the key-power state";
     ASSERT_NE(real->park_chacha20, nullptr) << "STREAM_MAC needs parked batches";
-    chapoly::internal::StreamKernels wrapped = *real;
-    wrapped.seal_update = routed_seal_update;
-    wrapped.open_update = routed_open_update;
-    wrapped.seal_bulk = routed_seal_bulk;
-    wrapped.open_bulk = routed_open_bulk;
-    wrapped.bulk_keys = routed_keys;
+    chapoly::internal::StreamKernels wrapped = routed(*real);
     g_park_real = real->park_chacha20;
     wrapped.park_chacha20 = counted_park;
     g_mac_real = real->mac_update;
