@@ -794,6 +794,15 @@ TEST_F(StreamApi, ArgumentErrors) {
   EXPECT_EQ(chapoly_stream_encrypt(&st, nullptr, buf, 1), CHAPOLY_ERR_ARG);
   EXPECT_EQ(chapoly_stream_encrypt(&st, out, nullptr, 1), CHAPOLY_ERR_ARG);
   EXPECT_EQ(chapoly_stream_encrypt(&st, buf + 1, buf, 10), CHAPOLY_ERR_ARG);  // partial overlap
+  // Output inside the stream object, also in its last bytes past the internal state's end
+  // (accepted before stop 47): refused, before any keystream or state change.
+  {
+    const chapoly_stream before_text = st;
+    uint8_t *tail = reinterpret_cast<uint8_t *>(&st) + sizeof st - 8;
+    EXPECT_EQ(chapoly_stream_encrypt(&st, tail, buf, 8), CHAPOLY_ERR_ARG);
+    EXPECT_EQ(chapoly_stream_encrypt(&st, reinterpret_cast<uint8_t *>(&st) + 100, buf, 8), CHAPOLY_ERR_ARG);
+    EXPECT_EQ(std::memcmp(&st, &before_text, sizeof st), 0);
+  }
   EXPECT_EQ(chapoly_stream_encrypt(&st, nullptr, nullptr, 0), CHAPOLY_OK);
   EXPECT_EQ(chapoly_stream_final(&st, nullptr), CHAPOLY_ERR_ARG);
   // A tag inside the state (found by the fresh-user review: final wrote the tag, then wiped it
