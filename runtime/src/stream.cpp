@@ -84,8 +84,7 @@ void absorb_bytes(State &s, const uint8_t *p, size_t n) {
     s.pbuf_len = 0;
   }
   size_t whole = n & ~static_cast<size_t>(15);
-  if (whole != 0 && s.k->mac_update != nullptr && s.k->bulk_keys != nullptr && whole >= s.k->mac_min)
-    s.k->mac_update(s.acc, p, whole, key_state(s));
+  if (whole != 0 && s.k->mac_update != nullptr && whole >= s.k->mac_min) s.k->mac_update(s.acc, p, whole, key_state(s));
   else if (whole != 0) s.k->poly1305_update(s.acc, p, whole, s.otk);
   memcpy(s.pbuf, p + whole, n - whole);
   s.pbuf_len = static_cast<uint32_t>(n - whole);
@@ -176,7 +175,8 @@ int text(chapoly_stream *st, uint8_t *out, const uint8_t *in, size_t len, bool s
   // 20-round chain on every call.
   const size_t whole = len & ~static_cast<size_t>(63);
   const bool batch = s.text_len != 0 && s.k->park_chacha20 != nullptr && s.k->park_blocks > 1;
-  const bool bulk = s.k->seal_bulk != nullptr && whole >= s.k->bulk_min && !(batch && s.k->mac_update != nullptr && whole < s.k->mac_below);
+  const size_t bulk_from = batch && s.k->mac_update != nullptr && s.k->mac_below > s.k->bulk_min ? s.k->mac_below : s.k->bulk_min;
+  const bool bulk = s.k->seal_bulk != nullptr && whole >= bulk_from;
   // 2. Whole 64-byte blocks through the fused kernels, from block `counter` (with len left, the
   // parked keystream is used up: the text is 64-byte aligned, the Poly1305 buffer empty).
   if (whole != 0 && (bulk || !batch)) {

@@ -1637,7 +1637,7 @@ static std::string stateFlow(const File &f, const Function &kernel, int statePar
 }
 
 // The kernel's parameter of this name (its Var index), or -1.
-static int paramNamed(const File &f, const Function &k, const char *name) {
+static int paramNamed(const File &f, const Function &k, const std::string &name) {
   for (int p : k.params)
     if (f.vars[(size_t)p].name == name) return p;
   return -1;
@@ -2236,9 +2236,7 @@ static void proveKernelRole(const File &f, const Function &kernel, const BoundsO
 // AVX-512 poly1305 kernel).
 static void proveTagFlow(const File &f, const Function &kernel, const BoundsOptions &opt, KernelResult &kr) {
   if (!producesTag(kernel)) return;
-  int tagVar = -1;
-  for (int p : kernel.params)
-    if (f.vars[(size_t)p].name == "tag") tagVar = p;
+  const int tagVar = paramNamed(f, kernel, "tag");
   Obligation &o = addObl(kr, f, "tag-flow", kernel.loc,
                          "the tag buffer is written only by the final-reduction helper (poly1305.final): every use of it, "
                          "in the kernel and in the helpers it is handed to, is an argument of a call that leads there",
@@ -2305,12 +2303,12 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
         o.res = Res::FAILED;
         o.cex = std::string("the update kernel reaches no ") + (!load ? "ifma.state_load" : "ifma.state_store") + " helper" +
                 ": h would cross calls unproved";
-      } else if (paramNamed(f, kernel, "acc") < 0) {
+      } else if (const int acc = paramNamed(f, kernel, "acc"); acc < 0) {
         o.res = Res::FAILED;
         o.cex = kernel.name + " has no state parameter acc[24] (the update ABI, kernel-role)";
       } else {
         // The state parameter, by name (its position is the ABI's, which kernel-role checks).
-        std::string why = stateFlow(f, kernel, paramNamed(f, kernel, "acc"), "ifma.state_load", "ifma.state_store", true);
+        std::string why = stateFlow(f, kernel, acc, "ifma.state_load", "ifma.state_store", true);
         if (!why.empty()) {
           o.res = Res::FAILED;
           o.cex = why;
@@ -2326,8 +2324,9 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
       if (!selected(opt, ok)) {
         ok.skipped = true;
       } else {
-        std::string why = paramNamed(f, kernel, "pw") < 0 ? kernel.name + " has no key-power state parameter pw[192] (the update ABI, kernel-role)"
-                                                          : stateFlow(f, kernel, paramNamed(f, kernel, "pw"), "ifma.powers_load", "ifma.powers_store", false);
+        const int pw = paramNamed(f, kernel, "pw");
+        std::string why = pw < 0 ? kernel.name + " has no key-power state parameter pw[192] (the update ABI, kernel-role)"
+                                 : stateFlow(f, kernel, pw, "ifma.powers_load", "ifma.powers_store", false);
         if (!why.empty()) ok.res = Res::FAILED, ok.cex = why;
       }
       provePowersHelpers(f, kernel, prover, opt, kr);
@@ -2379,9 +2378,7 @@ void proveSemantics(const File &f, const Function &kernel, Prover &prover, const
         o.cex = std::string("the ") + kc.role + " kernel reaches no " +
                 (!load ? "poly1305.state_load" : "poly1305.state_store") + " helper: h would cross calls unproved";
       } else {
-        int sp = -1;
-        for (int p : kernel.params)
-          if (f.vars[(size_t)p].name == kc.state) sp = p;
+        const int sp = paramNamed(f, kernel, kc.state);
         std::string why = sp < 0 ? kernel.name + " has no parameter \"" + kc.state + "\" (the contract's state)"
                                  : stateFlow(f, kernel, sp, "poly1305.state_load", "poly1305.state_store", need_store);
         if (!why.empty()) {

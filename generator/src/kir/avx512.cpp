@@ -1156,6 +1156,21 @@ struct Avx512 {
   // in the 24-byte state `acc` every family shares: h = le64(acc[0..8)) + 2^64 le64(acc[8..16)) +
   // 2^128 acc[16] (radix 2^64, bytes 17..23 zero). These two helpers convert it to and from the
   // 44-bit limbs; chapoly-verify proves both bit-exactly (state-load, state-store).
+  // A streaming entry's start: the lane powers from the key-power state pw, h from the state acc
+  // (aead_stream and the MAC entry alike).
+  std::vector<Stmt> stream_state_in() const {
+    return {dnames(pv, {"q0", "q1", "q2", "qs1", "qs2", "rl0", "rl1", "rl2", "rls1", "rls2"}),
+            fn("p1305_powers_load", vs({"q0", "q1", "q2", "qs1", "qs2", "rl0", "rl1", "rl2", "rls1", "rls2", "pw"}),
+               "made once per message by chapoly_k_*_stream_keys"),
+            dmany(pv, {{"h0", w("vzero", PW, {})}, {"h1", v("h0")}, {"h2", v("h0")}}),
+            fn("p1305_state_load", vs({"h0", "h1", "h2", "acc"}))};
+  }
+  // Its end: h (lane 0 of each limb) back into acc.
+  Stmt stream_state_out() const {
+    return fn("p1305_state_store", {v("acc"), call("p1305_lane0", {v("h0")}), call("p1305_lane0", {v("h1")}),
+                                    call("p1305_lane0", {v("h2")})});
+  }
+
   std::vector<Function> stream() const {
     std::vector<Function> out;
     const int R = s.radix_bits, T = d.top_bits, lo = 2 * R - 64;  // 44, 42, 24
@@ -1252,11 +1267,7 @@ struct Avx512 {
           dcl(kSize, "nch", o2("divsz", v("len"), n(CH))),
           dcl(kSize, "tail_at", o2("mulsz", v("nch"), n(CH))),
           dcl(kSize, "tail", o2("subsz", o2("subsz", v("len"), o2("andsz", v("len"), n(63))), v("tail_at")), "whole 64-byte chunks only")};
-      body.push_back(dnames(pv, {"q0", "q1", "q2", "qs1", "qs2", "rl0", "rl1", "rl2", "rls1", "rls2"}));
-      body.push_back(fn("p1305_powers_load", vs({"q0", "q1", "q2", "qs1", "qs2", "rl0", "rl1", "rl2", "rls1", "rls2", "pw"}),
-                        "made once per message by chapoly_k_*_stream_keys"));
-      body.push_back(dmany(pv, {{"h0", w("vzero", PW, {})}, {"h1", v("h0")}, {"h2", v("h0")}}));
-      body.push_back(fn("p1305_state_load", vs({"h0", "h1", "h2", "acc"})));
+      for (auto &x : stream_state_in()) body.push_back(x);
       body.push_back(blank());
       for (auto &x : fused_loops(v("counter"))) body.push_back(x);
       body.push_back(blank());
@@ -1270,8 +1281,7 @@ struct Avx512 {
       for (int k = 0; k < 15; ++k) tb.push_back(xor_block_at("tail", "out", "in", k, fmt::format("o{}", k), "tail_at", true));
       body.push_back(if_(o2("gt", v("tail"), n(0)), tb, {}));
       body.push_back(if1(v("encrypt"), absorb_call(o2("offset", v("out"), v("tail_at")), v("tail"), 0)));
-      body.push_back(fn("p1305_state_store", {v("acc"), call("p1305_lane0", {v("h0")}), call("p1305_lane0", {v("h1")}),
-                                              call("p1305_lane0", {v("h2")})}));
+      body.push_back(stream_state_out());
       out.push_back(helper("aead_stream", Type::val(K::Void),
                            {P(kU8p, "out"), P(kU8c, "in"), P(kSize, "len"), P(Type::array(K::U8, 24, false), "acc"),
                             P(Type::array(K::U8, kPowersBytes, true), "pw"), P(kNonce, "nonce", 24), P(kKey, "key"), P(kU32, "counter"),
@@ -1377,15 +1387,9 @@ struct Avx512 {
       // blocks): the lane powers from pw, the 8-lane loop of p1305_absorb over whole 16-byte
       // blocks. A 256-byte streamed update then costs a quarter less than the seal/open update
       // entry's, whose 4-block ChaCha20 pass is one 20-round latency chain per call.
-      std::vector<Stmt> body = {
-          dnames(pv, {"q0", "q1", "q2", "qs1", "qs2", "rl0", "rl1", "rl2", "rls1", "rls2"}),
-          fn("p1305_powers_load", vs({"q0", "q1", "q2", "qs1", "qs2", "rl0", "rl1", "rl2", "rls1", "rls2", "pw"}),
-             "made once per message by chapoly_k_*_stream_keys"),
-          dmany(pv, {{"h0", w("vzero", PW, {})}, {"h1", v("h0")}, {"h2", v("h0")}}),
-          fn("p1305_state_load", vs({"h0", "h1", "h2", "acc"})),
-          absorb_call(v("msg"), o2("subsz", v("len"), o2("andsz", v("len"), n(15))), 0),
-          fn("p1305_state_store",
-             {v("acc"), call("p1305_lane0", {v("h0")}), call("p1305_lane0", {v("h1")}), call("p1305_lane0", {v("h2")})})};
+      std::vector<Stmt> body = stream_state_in();
+      body.push_back(absorb_call(v("msg"), o2("subsz", v("len"), o2("andsz", v("len"), n(15))), 0));
+      body.push_back(stream_state_out());
       out.push_back(ex("poly1305_update",
                        {P(Type::array(K::U8, 24, false), "acc"), P(kU8c, "msg"), P(kSize, "len"),
                         P(Type::array(K::U8, kPowersBytes, true), "pw")},
