@@ -359,13 +359,13 @@ Function chacha20_xor8(const Spec &s, bool mac) {
 // messages and tails: `sets` sets of four ymm rows (a, b, c, d), one block per 128-bit lane (set
 // k: blocks counter+2k in lane 0 and counter+2k+1 in lane 1), the sets' statements interleaved
 // for independent dependency chains; the diagonal round rotates the words of three rows within
-// each lane (vpshufd) and back: with one or two sets, whose pass is bound by its rounds' latency,
-// rows a, c and d (by 3, 1, 2 words), so that row b, the last one each round writes, goes into the
-// next round unshuffled, one cycle off every round's chain (Zen 3: the 16-192 byte seal and open
-// 4-6% faster); with four sets, a throughput-bound pass, rows b, c, d (by 1, 2, 3), which measured
-// no slower there (docs/benchmarks.md, stop 45). With counter 0, bytes 0..32 are the one-time Poly1305 key and
-// the blocks after it the keystream of a message of up to 64 (sets = 1) or 192 (sets = 2) bytes:
-// one pass for both. With mac_blocks > 0 (chacha20_lanes<n>_mac for 32, chacha20_lanes<n>_mac<k>
+// each lane (vpshufd) and back: with one to three sets, rows a, c and d (by 3, 1, 2 words), so
+// that row b, the last one each round writes, goes into the next round unshuffled, one cycle off
+// every round's chain (Zen 3: the 16-192 byte seal and open 4-6% faster; Emerald Rapids: the
+// three-set pass's 193-320 byte seal 2% faster); with four sets, a throughput-bound pass, rows b,
+// c, d (by 1, 2, 3), which measured no slower there (docs/benchmarks.md, stops 45 and 48). With
+// counter 0, bytes 0..32 are the one-time Poly1305 key and the blocks after it the keystream of a
+// message of up to 64 (sets = 1), 192 (2), 320 (3) or 448 (4) bytes: one pass for both. With mac_blocks > 0 (chacha20_lanes<n>_mac for 32, chacha20_lanes<n>_mac<k>
 // for another k), the pass also absorbs the mac_blocks Poly1305 blocks at mac[0..16 mac_blocks)
 // into h, woven into its rounds, which this latency-bound pass leaves the general-purpose pipes free
 // for: seal's last whole chunk beside the keystream of the bytes after it (32), and open's first
@@ -441,7 +441,7 @@ Function chacha20_lanes(const Spec &s, int sets, int mac_blocks) {
   };
   // Diagonal (k, b_{k+1}, c_{k+2}, d_{k+3}) line up in lane k with b fixed and a, c, d moved by
   // -1, +1, +2 words (a by 3, c by 1, d by 2), or with a fixed and b, c, d moved by 1, 2, 3.
-  const bool b_fixed = sets <= 2;
+  const bool b_fixed = sets <= 3;
   round.push_back(comment("Column round: the four columns of each block at once."));
   qr();
   if (b_fixed) {
@@ -688,15 +688,19 @@ std::vector<Stmt> xor_words_then_bytes(Expr o, Expr i, Expr k, Expr m) {
 
 // The avx2 tail's keystream for rem < 512 bytes from block `counter` into ks: one block in
 // general-purpose registers up to 64 bytes, else one pass of four (up to 256) or, with `eight`,
-// eight in ymm rows (without it rem < 256: open's longer tails are open_tail's).
+// six (up to 384) or eight in ymm rows (without it rem < 256: open's longer tails are open_tail's).
+// Six blocks take three sets where eight take four: a pass bound by the vector ports (stop 48).
 Stmt tail_keystream(Expr rem, Expr counter, bool eight) {
   auto pass = [&](const char *fn) { return std::vector<Stmt>{eval(call(fn, {v("ks"), v("key"), v("nonce"), counter}))}; };
   Stmt upto256 = if_(op("lt", {sz(64), rem}), pass("chacha20_lanes4"), pass("chacha20_block"), eight ? "" : kBulk);
-  return eight ? if_(op("lt", {sz(256), rem}), pass("chacha20_lanes8"), {std::move(upto256)}, kBulk) : upto256;
+  if (!eight) return upto256;
+  return if_(op("lt", {sz(256), rem}),
+             {if_(op("lt", {sz(384), rem}), pass("chacha20_lanes8"), pass("chacha20_lanes6"))},
+             {std::move(upto256)}, kBulk);
 }
 
-// One row-layout keystream pass into ks from block ctr for a tail of `rest` bytes: 8 blocks over 256
-// bytes, else 4. With `chunk`, the stitched twin (chacha20_lanes<n>_mac[k]) that also absorbs the
+// One row-layout keystream pass into ks from block ctr for a tail of `rest` bytes: 8 blocks over 384
+// bytes, 6 over 256, else 4. With `chunk`, the stitched twin (chacha20_lanes<n>_mac[k]) that also absorbs the
 // mac_blocks Poly1305 blocks at `chunk` into h.
 Stmt lanes_pass(const Expr &rest, const std::optional<Expr> &chunk, int mac_blocks) {
   auto call_of = [&](int blocks) {
@@ -706,12 +710,12 @@ Stmt lanes_pass(const Expr &rest, const std::optional<Expr> &chunk, int mac_bloc
     return std::vector<Stmt>{
         eval(call(fmt::format("chacha20_lanes{}{}", blocks, lanes_mac_suffix(chunk ? mac_blocks : 0)), std::move(a)))};
   };
-  return if_(op("lt", {sz(256), rest}), call_of(8), call_of(4), kBulk);
+  return if_(op("lt", {sz(256), rest}), {if_(op("lt", {sz(384), rest}), call_of(8), call_of(6))}, call_of(4), kBulk);
 }
 
 // Seal, after its bulk loop: the last whole chunk, ct[off - 512, off), absorbed. When more than
 // `min` of the `rest` bytes after it remain, its 32 block steps are woven into their keystream pass
-// (chacha20_lanes<n>_mac, 4 blocks up to 256 bytes, else 8) and `then` (their xor and MAC, the
+// (chacha20_lanes<n>_mac, 4 blocks up to 256 bytes, 6 up to 384, else 8) and `then` (their xor and MAC, the
 // keystream in ks) follows; else the steps run alone, then `other`.
 Stmt seal_last_chunk(const Spec &s, const Mul64 &d, const Expr &rest, uint64_t min, std::vector<Stmt> then,
                      std::vector<Stmt> other) {
@@ -755,8 +759,8 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
   const bool avx2 = s.isa == "x86_64-avx2";
   if (avx2) {
     b.push_back(comment("One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6); the blocks after it in\n"
-                        "the same pass are the keystream of a message of up to 64 (2 blocks), 192 (4 blocks) or 448\n"
-                        "(8 blocks) bytes.\n"
+                        "the same pass are the keystream of a message of up to 64 (2 blocks), 192 (4 blocks), 320\n"
+                        "(6 blocks) or 448 (8 blocks) bytes.\n"
                         "A longer message makes its own keystream in the bulk loop, so block 0 alone, in general-purpose\n"
                         "registers (docs/benchmarks.md, stop 33: 150-230 TSC cycles less per message than a 4-block\n"
                         "vector pass on a Zen 5, whose vector add, xor and shift take 2 cycles)."));
@@ -764,7 +768,8 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
     auto lanes = [&](const char *fn) { return std::vector<Stmt>{eval(call(fn, {v("ks"), v("key"), v("nonce"), u32(0)}))}; };
     b.push_back(if_(op("ge", {sz(64), v("len")}), lanes("chacha20_lanes2"),
                     {if_(op("ge", {sz(192), v("len")}), lanes("chacha20_lanes4"),
-                         {if_(op("ge", {sz(448), v("len")}), lanes("chacha20_lanes8"), lanes("chacha20_block"))})},
+                         {if_(op("ge", {sz(320), v("len")}), lanes("chacha20_lanes6"),
+                              {if_(op("ge", {sz(448), v("len")}), lanes("chacha20_lanes8"), lanes("chacha20_block"))})})},
                     kBulk));
   } else {
     b.push_back(comment("One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6)."));
@@ -832,8 +837,8 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
       return if_(op("lt", {v("off"), v("len")}), std::move(t), {}, kBulk);
     };
     const char *tail_note = "The last len % 512 bytes: one block in general-purpose registers (up to 64 bytes), else one\n"
-                            "pass of four (up to 256 bytes) or eight blocks of keystream, xored in by words and bytes;\n"
-                            "whole ciphertext blocks, then the zero-padded partial one.";
+                            "pass of four (up to 256 bytes), six (up to 384) or eight blocks of keystream, xored in by\n"
+                            "words and bytes; whole ciphertext blocks, then the zero-padded partial one.";
     if (seal) {
       std::vector<Stmt> then;
       pass(then, v("ks"), rest);
@@ -1182,7 +1187,7 @@ Function stream_text_update(const Spec &s, const Mul64 &d, bool seal) {
       else t.push_back(open_tail(s, d, v("rem"), std::move(plain), {txor}));
       return t;
     };
-    const char *tail_note = "The last (len % 512) / 64 chunks: one pass of four or eight blocks of keystream.";
+    const char *tail_note = "The last (len % 512) / 64 chunks: one pass of four, six or eight blocks of keystream.";
     b.push_back(decl(kSize, "whole", op("subsz", {v("len"), op("andsz", {v("len"), sz(63)})}), kBulk));
     auto tail_if = [&]() { return if_(op("lt", {v("off"), v("whole")}), tail(true), {}, kBulk); };
     if (seal) {
@@ -1367,15 +1372,21 @@ Module build_scalar(const Spec &s, const Mul64 &d) {
     // ticks per pass; the 0-64 byte seal and open 10-13% faster).
     m.functions.push_back(chacha20_lanes(s, 1, 0));
     m.functions.push_back(chacha20_lanes(s, 2, 0));
-    // Four sets (8 blocks) for 193-448 bytes and for tails above 256 bytes: one pass instead of
-    // two dependent ones.
+    // Three sets (6 blocks) for 193-320 bytes and tails of 257-384, four (8 blocks) for 321-448
+    // and longer tails: one pass instead of two dependent ones. Four sets are bound by the vector
+    // ports (19 ops per set and round), so a pass that needs at most six blocks takes three: on
+    // Emerald Rapids the 193-320 byte seal 11-13% faster, a 1350-byte seal and open 5%
+    // (docs/benchmarks.md, stop 48).
+    m.functions.push_back(chacha20_lanes(s, 3, 0));
     m.functions.push_back(chacha20_lanes(s, 4, 0));
     // Seal's tails after the bulk loop: the last whole chunk's 32 block steps woven into the tail's
     // keystream pass instead of run after the loop alone.
     m.functions.push_back(chacha20_lanes(s, 2, 32));
+    m.functions.push_back(chacha20_lanes(s, 3, 32));
     m.functions.push_back(chacha20_lanes(s, 4, 32));
     // Open's tails of 256 bytes or more: their own first 16 block steps woven into their pass.
     m.functions.push_back(chacha20_lanes(s, 2, 16));
+    m.functions.push_back(chacha20_lanes(s, 3, 16));
     m.functions.push_back(chacha20_lanes(s, 4, 16));
     m.functions.push_back(chacha20_xor8(s, false));
     m.functions.push_back(chacha20_xor8(s, true));
