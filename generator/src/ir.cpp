@@ -358,6 +358,7 @@ json build_ir(const Spec &s, const Derived &d) {
       {"chacha_dr_sliced", to_json(chacha_dr_sliced(s, d.bulk_width), s)},
       {"chacha_dr_x4_one", to_json(chacha_dr_x4(1), s)},
       {"chacha_dr_x4_two", to_json(chacha_dr_x4(2), s)},
+      {"chacha_dr_x4_three", to_json(chacha_dr_x4(3), s)},
       {"chacha_dr_x4_four", to_json(chacha_dr_x4(4), s)},
       {"poly_mul", to_json(mul.ops, s)},
       {"poly_carry", to_json(carry.ops, s)},

@@ -337,6 +337,10 @@ struct Avx512 {
     out.push_back(rounds("chacha20_x4_rounds2",
                          "20 rounds on two independent 4-block states, interleaved for instruction-level parallelism.",
                          2, "chacha_dr_x4_two"));
+    out.push_back(rounds("chacha20_x4_rounds3",
+                         "20 rounds on three independent 4-block states (12 blocks), for tails of 8 to 11 blocks: three\n"
+                         "dependency chains side by side, a quarter less vector work than four.",
+                         3, "chacha_dr_x4_three"));
     out.push_back(rounds("chacha20_x4_rounds4",
                          "20 rounds on four independent 4-block states (16 blocks), for tails of more than 3 blocks:\n"
                          "four dependency chains side by side instead of four passes one after the other.",
@@ -1011,11 +1015,12 @@ struct Avx512 {
   }
   // One keystream pass of up to 16 blocks, rows in zmm: state x with the counters xc; where
   // `more` holds, three more states (counters base + first_y ..) in four chains side by side, else
-  // where `two` holds one more (y) in two chains; the blocks land in o0..o15 (zero where no state
-  // made them). Two chains where they suffice: a tail of 4..7 blocks costs half the vector work of
-  // four chains (what a CPU whose vector ALUs are the limit pays: Intel's two 512-bit ports), and
-  // no more latency.
-  std::vector<Stmt> x4_pass16(std::vector<Expr> xc, const std::string &base, int first_y, Expr more, Expr two,
+  // where `three` holds two more (y, z) in three chains, else where `two` holds one more (y) in two
+  // chains; the blocks land in o0..o15 (zero where no state made them). No more chains than the
+  // blocks need: a tail of 4..7 blocks costs half the vector work of four chains, one of 8..11
+  // three quarters (what a CPU whose vector ALUs are the limit pays: Intel's two 512-bit ports),
+  // and no more latency.
+  std::vector<Stmt> x4_pass16(std::vector<Expr> xc, const std::string &base, int first_y, Expr more, Expr three, Expr two,
                               std::vector<Stmt> one = {}, std::vector<Stmt> two_rounds = {}) const {
     std::vector<Stmt> body = {dnames(zv, {"xa", "xb", "xc", "xd", "o0", "o1", "o2", "o3"}), dcl(zv, "zero", w("vzero", 512, {}))};
     std::vector<std::pair<std::string, Expr>> zs1, zs2;
@@ -1035,6 +1040,14 @@ struct Avx512 {
     four.push_back(blocks4(4, "y", "t"));
     four.push_back(blocks4(8, "z", "u"));
     four.push_back(blocks4(12, "w", "v"));
+    std::vector<Stmt> triple = {dnames(zv, {"ya", "yb", "yc", "yd", "za", "zb", "zc", "zd"})};
+    for (int k = 0; k < 2; ++k)
+      triple.push_back(x4_init(st[k], {ctr_plus(base, first_y + 4 * k), ctr_plus(base, first_y + 1 + 4 * k),
+                                       ctr_plus(base, first_y + 2 + 4 * k), ctr_plus(base, first_y + 3 + 4 * k)}));
+    triple.push_back(dmany(zv, keep({{"t", "y"}, {"u", "z"}}), true));
+    triple.push_back(fn("chacha20_x4_rounds3", vs({"xa", "xb", "xc", "xd", "ya", "yb", "yc", "yd", "za", "zb", "zc", "zd"})));
+    triple.push_back(blocks4(4, "y", "t"));
+    triple.push_back(blocks4(8, "z", "u"));
     std::vector<Stmt> pair = {dnames(zv, {"ya", "yb", "yc", "yd"})};
     pair.push_back(x4_init("y", {ctr_plus(base, first_y), ctr_plus(base, first_y + 1), ctr_plus(base, first_y + 2), ctr_plus(base, first_y + 3)}));
     pair.push_back(dmany(zv, keep({{"t", "y"}}), true));
@@ -1042,7 +1055,7 @@ struct Avx512 {
     for (auto &x : two_rounds) pair.push_back(std::move(x));
     pair.push_back(blocks4(4, "y", "t"));
     if (one.empty()) one.push_back(x4_rounds_call(1));
-    body.push_back(if_(std::move(more), four, {if_(std::move(two), pair, std::move(one))}));
+    body.push_back(if_(std::move(more), four, {if_(std::move(three), triple, {if_(std::move(two), pair, std::move(one))})}));
     body.push_back(blocks_of("o", "x", "s"));
     return body;
   }
@@ -1099,7 +1112,8 @@ struct Avx512 {
           dcl(kSize, "tail", o2("subsz", v("len"), v("tail_at"))),
           dcl(kU32, "tail_ctr", c(K::U32, o2("addsz", n(1), o2("divsz", v("tail_at"), n(64))))),
           comment(std::string("Key pass: block 0 (the one-time key) and the first tail blocks. A tail of 4 to 7 blocks gets\n"
-                              "7 of them here in two states side by side, a longer one 15 in four.") +
+                              "7 of them here in two states side by side, one of 8 to 11 blocks 11 in three, a longer one\n"
+                              "15 in four.") +
                   (CW == 512 ? " A seal of whole chunks\n"
                                "and a tail of at most 7 blocks runs this pass's rounds in chunk 0's loop instead (its\n"
                                "keystream needs no MAC work): the latency chains at once, not one after the other."
@@ -1122,7 +1136,8 @@ struct Avx512 {
         two_rounds.push_back(rounds(2));
       }
       for (auto &x : x4_pass16({n(0), ctr_plus("tail_ctr", 0), ctr_plus("tail_ctr", 1), ctr_plus("tail_ctr", 2)}, "tail_ctr", 3,
-                               o2("gt", v("tail"), n(448)), o2("gt", v("tail"), n(192)), std::move(one), std::move(two_rounds)))
+                               o2("gt", v("tail"), n(704)), o2("gt", v("tail"), n(448)), o2("gt", v("tail"), n(192)), std::move(one),
+                               std::move(two_rounds)))
         body.push_back(x);
       body.push_back(blank());
       for (auto &x : key_setup(rk, sk, otk)) body.push_back(x);
@@ -1272,11 +1287,11 @@ struct Avx512 {
       for (auto &x : fused_loops(v("counter"))) body.push_back(x);
       body.push_back(blank());
       body.push_back(comment(fmt::format("Tail: the last (len % {}) / 64 chunks (at most 15 blocks), one pass of 4 blocks, of 8\n"
-                                         "in two states side by side above 4, or of 16 in four above 8.", CH)));
+                                         "in two states side by side above 4, of 12 in three above 8, or of 16 in four above 12.", CH)));
       body.push_back(if1(op("lnot", {v("encrypt")}), absorb_call(o2("offset", v("in"), v("tail_at")), v("tail"), 0)));
       std::vector<Stmt> tb = {dcl(kU32, "tail_ctr", c(K::U32, o2("addsz", v("counter"), o2("mulsz", v("nch"), n(B)))))};
       for (auto &x : x4_pass16({ctr_plus("tail_ctr", 0), ctr_plus("tail_ctr", 1), ctr_plus("tail_ctr", 2), ctr_plus("tail_ctr", 3)},
-                               "tail_ctr", 4, o2("gt", v("tail"), n(512)), o2("gt", v("tail"), n(256))))
+                               "tail_ctr", 4, o2("gt", v("tail"), n(768)), o2("gt", v("tail"), n(512)), o2("gt", v("tail"), n(256))))
         tb.push_back(x);
       for (int k = 0; k < 15; ++k) tb.push_back(xor_block_at("tail", "out", "in", k, fmt::format("o{}", k), "tail_at", true));
       body.push_back(if_(o2("gt", v("tail"), n(0)), tb, {}));
