@@ -17,7 +17,7 @@
 // Kernels by message length (spec lines 39, 42):
 //   len <= 192: short kernel, one pass of 4 blocks: block 0 is the one-time key, blocks 1.. the keystream.
 //   len  > 192: bulk kernel: whole 1024-byte chunks in the fused loop (8 Poly1305 lane steps per chunk,
-//                1 per double round), the last len % 1024 bytes in 4-block passes.
+//                1 per double round), the last len % 1024 bytes in one to four 4-block states side by side.
 //   Encrypt: the MAC of chunk i's ciphertext runs inside chunk i+1's rounds; decrypt: inside chunk i's.
 //
 // Verification: chapoly-verify proves this file before the build links it (docs/verification.md).
@@ -178,8 +178,8 @@ static inline __attribute__((always_inline)) void chacha20_x4_rounds2(__m512i &x
   }
 }
 
-// 20 rounds on three independent 4-block states (12 blocks), for tails of 8 to 11 blocks: three
-// dependency chains side by side, a quarter less vector work than four.
+// 20 rounds on three independent 4-block states (12 blocks): the one-time key pass of a tail of 8
+// to 11 blocks, or an update tail of 9 to 12; a quarter less vector work than four states.
 // chapoly-contract: {"role":"chacha20.lanes"}
 static inline __attribute__((always_inline)) void chacha20_x4_rounds3(__m512i &xa, __m512i &xb, __m512i &xc, __m512i &xd,
                                  __m512i &ya, __m512i &yb, __m512i &yc, __m512i &yd,
@@ -281,8 +281,8 @@ static inline __attribute__((always_inline)) void chacha20_x4_rounds3(__m512i &x
   }
 }
 
-// 20 rounds on four independent 4-block states (16 blocks), for tails of more than 3 blocks:
-// four dependency chains side by side instead of four passes one after the other.
+// 20 rounds on four independent 4-block states (16 blocks), for tails of 12 blocks or more (13 in
+// the update entries): four dependency chains side by side instead of passes one after the other.
 // chapoly-contract: {"role":"chacha20.lanes"}
 static inline __attribute__((always_inline)) void chacha20_x4_rounds4(__m512i &xa, __m512i &xb, __m512i &xc, __m512i &xd,
                                  __m512i &ya, __m512i &yb, __m512i &yc, __m512i &yd,
@@ -1641,7 +1641,8 @@ static inline __attribute__((always_inline)) void aead_short(uint8_t *out, uint8
 }
 
 // Bulk kernel: len > 192. Whole 1024-byte chunks run in the fused loop; the one-time key pass
-// also makes the first 3 blocks of the tail; the rest of the tail runs in 4-block passes.
+// also makes the first 3, 7, 11 or 15 blocks of the tail (one to four 4-block states side by
+// side); the rest of a longer tail runs in 4-block passes.
 // spec: spec/avx512_ifma_fused.toml:39 schedule.interleave
 // chapoly-contract: {"role":"ifma.aead"}
 static inline __attribute__((always_inline)) void aead_bulk(uint8_t *out, uint8_t tag[16], const uint8_t *in, size_t len, const uint8_t *aad,
@@ -4851,8 +4852,8 @@ static inline __attribute__((always_inline)) void p1305_powers_load(__m512i &q0,
 }
 
 // Streaming kernel: the len / 64 whole 64-byte chunks of a message (len % 64 ignored) from block
-// counter on: whole 1024-byte chunks in the fused loop, the rest in 4-block passes; h continues
-// from acc and goes back there.
+// counter on: whole 1024-byte chunks in the fused loop, the rest in one pass of one to four
+// 4-block states side by side; h continues from acc and goes back there.
 // spec: spec/avx512_ifma_fused.toml:39 schedule.interleave
 // chapoly-contract: {"role":"ifma.aead"}
 static inline __attribute__((always_inline)) void aead_stream(uint8_t *out, const uint8_t *in, size_t len, uint8_t acc[24], const uint8_t pw[192],

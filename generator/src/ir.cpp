@@ -112,13 +112,15 @@ std::vector<Op> chacha_dr_sliced(const Spec &s, int width) {
   return e.ops;
 }
 
-// One double round on `n` (1, 2 or 4) independent states of 4 blocks per zmm: rows a, b, c, d
-// of state k are named {p}a..{p}d with p = "x", "y", "z", "w"; their ops are issued side by side.
+// One double round on `n` (1 to 4) independent states of 4 blocks per zmm: rows a, b, c, d of
+// state k are named {p}a..{p}d with p = "x", "y", "z", "w"; their ops are issued side by side.
 // Diagonals (a_i, b_i+1, c_i+2, d_i+3) by rotating rows within each lane: with one or two states,
 // whose pass is bound by its rounds' latency, rows a, c, d by 3, 1, 2 words, so that row b, the last
 // one the column round writes, enters the diagonal round unshuffled and its vpshufd leaves the
-// chain (as the avx2 one- and two-set passes, kir/scalar.cpp chacha20_lanes); with four states, a
-// throughput-bound pass, rows b, c, d by 1, 2, 3.
+// chain (as the avx2 one- to three-set passes, kir/scalar.cpp chacha20_lanes); with three or four
+// states, throughput-bound on Intel's two 512-bit ports (45 or 60 ops per round), rows b, c, d by
+// 1, 2, 3 (row b left in place was not measured for three zmm states: the avx2 three-set pass has
+// three vector ports and a latency-bound share, docs/benchmarks.md stop 48).
 std::vector<Op> chacha_dr_x4(int nstates) {
   Emitter e{{}, 512, "chacha20.short_blocks_per_vector"};
   const char *pre[4] = {"x", "y", "z", "w"};

@@ -338,12 +338,12 @@ struct Avx512 {
                          "20 rounds on two independent 4-block states, interleaved for instruction-level parallelism.",
                          2, "chacha_dr_x4_two"));
     out.push_back(rounds("chacha20_x4_rounds3",
-                         "20 rounds on three independent 4-block states (12 blocks), for tails of 8 to 11 blocks: three\n"
-                         "dependency chains side by side, a quarter less vector work than four.",
+                         "20 rounds on three independent 4-block states (12 blocks): the one-time key pass of a tail of 8\n"
+                         "to 11 blocks, or an update tail of 9 to 12; a quarter less vector work than four states.",
                          3, "chacha_dr_x4_three"));
     out.push_back(rounds("chacha20_x4_rounds4",
-                         "20 rounds on four independent 4-block states (16 blocks), for tails of more than 3 blocks:\n"
-                         "four dependency chains side by side instead of four passes one after the other.",
+                         "20 rounds on four independent 4-block states (16 blocks), for tails of 12 blocks or more (13 in\n"
+                         "the update entries): four dependency chains side by side instead of passes one after the other.",
                          4, "chacha_dr_x4_four"));
     {
       std::vector<Param> ps = {P(Type::vref(512), "o0"), P(Type::vref(512), "o1"), P(Type::vref(512), "o2"),
@@ -1156,7 +1156,8 @@ struct Avx512 {
       body.push_back(finalize());
       out.push_back(helper("aead_bulk", Type::val(K::Void), aead_params(23),
                            fmt::format("Bulk kernel: len > {}. Whole {}-byte chunks run in the fused loop; the one-time key pass\n"
-                                       "also makes the first 3 blocks of the tail; the rest of the tail runs in 4-block passes.",
+                                       "also makes the first 3, 7, 11 or 15 blocks of the tail (one to four 4-block states side by\n"
+                                       "side); the rest of a longer tail runs in 4-block passes.",
                                        S, CH),
                            body, kSched));
     }
@@ -1302,8 +1303,8 @@ struct Avx512 {
                             P(Type::array(K::U8, kPowersBytes, true), "pw"), P(kNonce, "nonce", 24), P(kKey, "key"), P(kU32, "counter"),
                             P(kInt, "encrypt")},
                            fmt::format("Streaming kernel: the len / 64 whole 64-byte chunks of a message (len % 64 ignored) from block\n"
-                                       "counter on: whole {}-byte chunks in the fused loop, the rest in 4-block passes; h continues\n"
-                                       "from acc and goes back there.",
+                                       "counter on: whole {}-byte chunks in the fused loop, the rest in one pass of one to four\n"
+                                       "4-block states side by side; h continues from acc and goes back there.",
                                        CH),
                            body, kSched));
     }
@@ -1530,7 +1531,7 @@ std::vector<std::string> avx512_notes(const Spec &s, const Derived &d) {
                   4 * d.short_states),
       fmt::format("  len  > {}: bulk kernel: whole {}-byte chunks in the fused loop ({} Poly1305 lane steps per chunk,", S, CH,
                   d.groups_per_chunk),
-      fmt::format("               {} per double round{}), the last len % {} bytes in 4-block passes.", s.interleave,
+      fmt::format("               {} per double round{}), the last len % {} bytes in one to four 4-block states side by side.", s.interleave,
                   s.interleave == 0 ? ", i.e. two passes inside each iteration" : "", CH),
       "  Encrypt: the MAC of chunk i's ciphertext runs inside chunk i+1's rounds; decrypt: inside chunk i's.",
       "",

@@ -854,7 +854,7 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
       b.push_back(comment(tail_note, kBulk));
       b.push_back(tail());
     }
-    // Everything after the AAD so far is the path for len > 192: move it under the length test.
+    // Everything after the AAD so far is the path for len > 448: move it under the length test.
     for (size_t i = body_start; i < b.size(); ++i) longer.push_back(std::move(b[i]));
     b.resize(body_start);
     b.push_back(comment("Up to 448 bytes: the keystream is ks[64..) from the key pass; one pass, no loop.", kBulk));
@@ -956,8 +956,8 @@ Function chacha_oneshot(const Spec &s) {
   auto &b = f.body;
   if (s.isa == "x86_64-avx2") {
     // 512 bytes at a time word-sliced (chacha20_xor8); the last len % 512 bytes from one pass: a
-    // block in general-purpose registers up to 64 bytes, else four (up to 256) or eight blocks in
-    // ymm rows. The streaming API's parked batches (STREAM_PARK 4) are such 256-byte calls: on a
+    // block in general-purpose registers up to 64 bytes, else four (up to 256), six (up to 384) or
+    // eight blocks in ymm rows. The streaming API's parked batches (STREAM_PARK 4) are such 256-byte calls: on a
     // Zen 3 the 4-block pass takes 334 TSC ticks against 260 for one block in general registers
     // (docs/benchmarks.md, "Through OpenSSL").
     b.push_back(decl(Type::array(K::U8, 512, false), "ks"));
@@ -968,7 +968,8 @@ Function chacha_oneshot(const Spec &s) {
                         assign(v("counter"), op("add32", {v("counter"), u32(8)}))}, kBulk));
     const Expr rem = op("subsz", {v("len"), v("off")});
     b.push_back(comment("The last len % 512 bytes: one block in general-purpose registers (up to 64 bytes), else one\n"
-                        "pass of four (up to 256 bytes) or eight blocks in ymm rows, xored in by words and bytes.",
+                        "pass of four (up to 256 bytes), six (up to 384) or eight blocks in ymm rows, xored in by words\n"
+                        "and bytes.",
                         kBulk));
     std::vector<Stmt> tail{tail_keystream(rem, v("counter"), true)};
     for (auto &st : xor_words_then_bytes(at(v("out"), v("off")), at(v("in"), v("off")), v("ks"), rem)) tail.push_back(std::move(st));
@@ -1375,7 +1376,7 @@ Module build_scalar(const Spec &s, const Mul64 &d) {
     // Three sets (6 blocks) for 193-320 bytes and tails of 257-384, four (8 blocks) for 321-448
     // and longer tails: one pass instead of two dependent ones. Four sets are bound by the vector
     // ports (19 ops per set and round), so a pass that needs at most six blocks takes three: on
-    // Emerald Rapids the 193-320 byte seal 11-13% faster, a 1350-byte seal and open 5%
+    // Emerald Rapids the 193-320 byte seal 1.14-1.15x faster, a 1350-byte seal and open 1.05x
     // (docs/benchmarks.md, stop 48).
     m.functions.push_back(chacha20_lanes(s, 3, 0));
     m.functions.push_back(chacha20_lanes(s, 4, 0));

@@ -338,9 +338,12 @@ void write_atomic(const std::string &path, const std::string &text) {
 // --- check -------------------------------------------------------------------------------------
 
 std::vector<size_t> check_lengths(size_t chunk_bytes, size_t short_max) {
+  // The key and tail passes' cut-overs: avx2 2/4/6/8 blocks at 64/192/320/448 bytes and tails of
+  // 256/384 after a 512-byte chunk; avx512 one to four states at 192/448/704 bytes, 960 (the last
+  // 4-block pass), and the update tails' 256/512/768.
   std::vector<size_t> l = {0, 1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 191, 192, 193,
-                           255, 256, 257, 447, 448, 449, 511, 512, 513, 1023, 1024, 1025, 4096 + 3,
-                           16384 + 17};
+                           255, 256, 257, 319, 320, 321, 447, 448, 449, 511, 512, 513, 703, 704, 705,
+                           767, 768, 769, 896, 897, 961, 1023, 1024, 1025, 4096 + 3, 16384 + 17};
   for (size_t k = 1; chunk_bytes && k <= 3; ++k)
     for (size_t d : {k * chunk_bytes - 1, k * chunk_bytes, k * chunk_bytes + 1, k * chunk_bytes + 64})
       l.push_back(d);

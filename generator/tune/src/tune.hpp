@@ -93,8 +93,9 @@ struct Kernels {
 };
 
 /// check_lengths returns the message lengths (bytes) the check runs: the block edges 0, 1, 15,
-/// 16, 17, 63, 64, 65, ..., every multiple of one bulk chunk (`chunk_bytes`) +-1 up to three
-/// chunks, `short_max` +-1 (0: none), 1 KiB, 4 KiB + 3 and 16 KiB + 17.
+/// 16, 17, 63, 64, 65, ..., the key and tail passes' cut-overs (320, 704, 768, 896, 960 +-1),
+/// every multiple of one bulk chunk (`chunk_bytes`) +-1 up to three chunks, `short_max` +-1 (0:
+/// none), 1 KiB, 4 KiB + 3 and 16 KiB + 17.
 std::vector<size_t> check_lengths(size_t chunk_bytes, size_t short_max);
 
 /// check_against_reference runs seal, open, poly1305 and chacha20 of `k` on every length of

@@ -184,8 +184,8 @@ const char *no_missing_feature();
 // and avx2 entries; measured in docs/benchmarks.md). Always false off x86-64.
 bool cpu_is_amd_zen5();
 // cpu_is_intel: an Intel CPU (CPUID vendor "GenuineIntel"), whose vector integer add, xor, rotate
-// and shuffle take 1 cycle of latency; there avx2_mul64's one- and two-set passes (no IFMA key
-// powers) win the avx512 backend's short messages (SHORT route; docs/benchmarks.md, Emerald
+// and shuffle take 1 cycle of latency; there avx2_mul64's one-, two- and three-set passes (no IFMA
+// key powers) win the avx512 backend's short messages (SHORT route; docs/benchmarks.md, Emerald
 // Rapids). Always false off x86-64.
 bool cpu_is_intel();
 // scrub_after_gpr_kernel zeroes xmm0-15 (the stack: the generated scrub_k_<family> after it).
