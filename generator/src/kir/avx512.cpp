@@ -920,7 +920,7 @@ struct Avx512 {
   static std::vector<std::string> x4_rows(int nst) {
     std::vector<std::string> r;
     for (int k = 0; k < nst; ++k)
-      for (char c : {'a', 'b', 'c', 'd'}) r.push_back(fmt::format("{}{}", "xy"[k], c));
+      for (char c : {'a', 'b', 'c', 'd'}) r.push_back(fmt::format("{}{}", "xyzw"[k], c));
     return r;
   }
   // The chunk helper with nst key-pass row states in its loop (0: none).
@@ -928,7 +928,9 @@ struct Avx512 {
     return nst == 0 ? "chacha20_bulk_chunk" : nst == 1 ? "chacha20_bulk_chunk_key" : "chacha20_bulk_chunk_key2";
   }
   // The 20 rounds of the key pass's nst (1 or 2) row states, alone.
-  static Stmt x4_rounds_call(int nst) { return fn(nst == 1 ? "chacha20_x4_rounds" : "chacha20_x4_rounds2", vs(x4_rows(nst))); }
+  static Stmt x4_rounds_call(int nst) {
+    return fn(nst == 1 ? std::string("chacha20_x4_rounds") : fmt::format("chacha20_x4_rounds{}", nst), vs(x4_rows(nst)));
+  }
   // s0..s15, the word-sliced input state.
   static std::vector<Expr> svars() {
     std::vector<Expr> a;
@@ -1013,14 +1015,14 @@ struct Avx512 {
       for (char r : {'a', 'b', 'c', 'd'}) x.push_back({a + r, v(b + r)});
     return x;
   }
-  // One keystream pass of up to 16 blocks, rows in zmm: state x with the counters xc; where
-  // `more` holds, three more states (counters base + first_y ..) in four chains side by side, else
-  // where `three` holds two more (y, z) in three chains, else where `two` holds one more (y) in two
-  // chains; the blocks land in o0..o15 (zero where no state made them). No more chains than the
-  // blocks need: a tail of 4..7 blocks costs half the vector work of four chains, one of 8..11
-  // three quarters (what a CPU whose vector ALUs are the limit pays: Intel's two 512-bit ports),
-  // and no more latency.
-  std::vector<Stmt> x4_pass16(std::vector<Expr> xc, const std::string &base, int first_y, Expr more, Expr three, Expr two,
+  // One keystream pass of up to 16 blocks, rows in zmm: state x with the counters xc, and as many
+  // more states (y, z, w: counters base + first_y ..) side by side as a tail of `tail` bytes needs
+  // past x's first_y blocks; the blocks land in o0..o15 (zero where no state made them). No more
+  // chains than the blocks need: a tail of 4..7 blocks costs half the vector work of four chains,
+  // one of 8..11 three quarters (what a CPU whose vector ALUs are the limit pays: Intel's two
+  // 512-bit ports), and no more latency. `one` and `two_rounds` replace the rounds of the one- and
+  // two-state passes (the key pass's rounds inside chunk 0's loop).
+  std::vector<Stmt> x4_pass16(std::vector<Expr> xc, const std::string &base, int first_y, const Expr &tail,
                               std::vector<Stmt> one = {}, std::vector<Stmt> two_rounds = {}) const {
     std::vector<Stmt> body = {dnames(zv, {"xa", "xb", "xc", "xd", "o0", "o1", "o2", "o3"}), dcl(zv, "zero", w("vzero", 512, {}))};
     std::vector<std::pair<std::string, Expr>> zs1, zs2;
@@ -1030,32 +1032,27 @@ struct Avx512 {
     body.push_back(dmany(zv, zs2));
     body.push_back(x4_init("x", std::move(xc)));
     body.push_back(dmany(zv, keep({{"s", "x"}}), true));
-    std::vector<Stmt> four = {dnames(zv, {"ya", "yb", "yc", "yd", "za", "zb", "zc", "zd", "wa", "wb", "wc", "wd"})};
-    const char *st[3] = {"y", "z", "w"};
-    for (int k = 0; k < 3; ++k)
-      four.push_back(x4_init(st[k], {ctr_plus(base, first_y + 4 * k), ctr_plus(base, first_y + 1 + 4 * k), ctr_plus(base, first_y + 2 + 4 * k),
-                                     ctr_plus(base, first_y + 3 + 4 * k)}));
-    four.push_back(dmany(zv, keep({{"t", "y"}, {"u", "z"}, {"v", "w"}}), true));
-    four.push_back(fn("chacha20_x4_rounds4", vs({"xa", "xb", "xc", "xd", "ya", "yb", "yc", "yd", "za", "zb", "zc", "zd", "wa", "wb", "wc", "wd"})));
-    four.push_back(blocks4(4, "y", "t"));
-    four.push_back(blocks4(8, "z", "u"));
-    four.push_back(blocks4(12, "w", "v"));
-    std::vector<Stmt> triple = {dnames(zv, {"ya", "yb", "yc", "yd", "za", "zb", "zc", "zd"})};
-    for (int k = 0; k < 2; ++k)
-      triple.push_back(x4_init(st[k], {ctr_plus(base, first_y + 4 * k), ctr_plus(base, first_y + 1 + 4 * k),
-                                       ctr_plus(base, first_y + 2 + 4 * k), ctr_plus(base, first_y + 3 + 4 * k)}));
-    triple.push_back(dmany(zv, keep({{"t", "y"}, {"u", "z"}}), true));
-    triple.push_back(fn("chacha20_x4_rounds3", vs({"xa", "xb", "xc", "xd", "ya", "yb", "yc", "yd", "za", "zb", "zc", "zd"})));
-    triple.push_back(blocks4(4, "y", "t"));
-    triple.push_back(blocks4(8, "z", "u"));
-    std::vector<Stmt> pair = {dnames(zv, {"ya", "yb", "yc", "yd"})};
-    pair.push_back(x4_init("y", {ctr_plus(base, first_y), ctr_plus(base, first_y + 1), ctr_plus(base, first_y + 2), ctr_plus(base, first_y + 3)}));
-    pair.push_back(dmany(zv, keep({{"t", "y"}}), true));
-    if (two_rounds.empty()) two_rounds.push_back(x4_rounds_call(2));
-    for (auto &x : two_rounds) pair.push_back(std::move(x));
-    pair.push_back(blocks4(4, "y", "t"));
+    // m more states beside x: their rows, counters, kept inputs, the m + 1 states' rounds, blocks.
+    const char *st[3] = {"y", "z", "w"}, *in[3] = {"t", "u", "v"};
+    auto more = [&](int m, std::vector<Stmt> rounds) {
+      const std::vector<std::string> rows = x4_rows(m + 1);
+      std::vector<Stmt> b = {dnames(zv, std::vector<std::string>(rows.begin() + 4, rows.end()))};
+      std::vector<std::pair<std::string, std::string>> kept;
+      for (int k = 0; k < m; ++k) {
+        b.push_back(x4_init(st[k], {ctr_plus(base, first_y + 4 * k), ctr_plus(base, first_y + 1 + 4 * k),
+                                    ctr_plus(base, first_y + 2 + 4 * k), ctr_plus(base, first_y + 3 + 4 * k)}));
+        kept.push_back({in[k], st[k]});
+      }
+      b.push_back(dmany(zv, keep(kept), true));
+      if (rounds.empty()) rounds.push_back(x4_rounds_call(m + 1));
+      for (auto &x : rounds) b.push_back(std::move(x));
+      for (int k = 0; k < m; ++k) b.push_back(blocks4(4 * (k + 1), st[k], in[k]));
+      return b;
+    };
+    // m more states where the tail passes the blocks m - 1 more would make.
+    auto needs = [&](int m) { return o2("gt", tail, n(64 * (first_y + 4 * (m - 1)))); };
     if (one.empty()) one.push_back(x4_rounds_call(1));
-    body.push_back(if_(std::move(more), four, {if_(std::move(three), triple, {if_(std::move(two), pair, std::move(one))})}));
+    body.push_back(if_(needs(3), more(3, {}), {if_(needs(2), more(2, {}), {if_(needs(1), more(1, std::move(two_rounds)), std::move(one))})}));
     body.push_back(blocks_of("o", "x", "s"));
     return body;
   }
@@ -1135,9 +1132,8 @@ struct Avx512 {
         one.push_back(rounds(1));
         two_rounds.push_back(rounds(2));
       }
-      for (auto &x : x4_pass16({n(0), ctr_plus("tail_ctr", 0), ctr_plus("tail_ctr", 1), ctr_plus("tail_ctr", 2)}, "tail_ctr", 3,
-                               o2("gt", v("tail"), n(704)), o2("gt", v("tail"), n(448)), o2("gt", v("tail"), n(192)), std::move(one),
-                               std::move(two_rounds)))
+      for (auto &x : x4_pass16({n(0), ctr_plus("tail_ctr", 0), ctr_plus("tail_ctr", 1), ctr_plus("tail_ctr", 2)}, "tail_ctr", 3, v("tail"),
+                               std::move(one), std::move(two_rounds)))
         body.push_back(x);
       body.push_back(blank());
       for (auto &x : key_setup(rk, sk, otk)) body.push_back(x);
@@ -1292,7 +1288,7 @@ struct Avx512 {
       body.push_back(if1(op("lnot", {v("encrypt")}), absorb_call(o2("offset", v("in"), v("tail_at")), v("tail"), 0)));
       std::vector<Stmt> tb = {dcl(kU32, "tail_ctr", c(K::U32, o2("addsz", v("counter"), o2("mulsz", v("nch"), n(B)))))};
       for (auto &x : x4_pass16({ctr_plus("tail_ctr", 0), ctr_plus("tail_ctr", 1), ctr_plus("tail_ctr", 2), ctr_plus("tail_ctr", 3)},
-                               "tail_ctr", 4, o2("gt", v("tail"), n(768)), o2("gt", v("tail"), n(512)), o2("gt", v("tail"), n(256))))
+                               "tail_ctr", 4, v("tail")))
         tb.push_back(x);
       for (int k = 0; k < 15; ++k) tb.push_back(xor_block_at("tail", "out", "in", k, fmt::format("o{}", k), "tail_at", true));
       body.push_back(if_(o2("gt", v("tail"), n(0)), tb, {}));
