@@ -639,13 +639,43 @@ class Walker {
     return false;
   }
 
+  // Models of this walk's satisfiable queries, the last used first (a counterexample cache, as in
+  // KLEE): where one of them, completed, makes every path fact and the negated claim true, it is
+  // a model of the query, so the answer is sat without asking Z3. A sat answer proves nothing (the
+  // claims false in the model are false on the path: they are not proved, and a Houdini round
+  // drops them), so the cache can only spare queries, never prove a claim. Most satisfiable
+  // queries are a loop candidate's or a branch's on a path an earlier model fits (the avx512
+  // file: 1426 of its 1986 sat answers, 19 s of its 154 s).
+  std::vector<z3::model> models;
+  std::optional<z3::model> modelOf(const z3::expr &neg) {
+    for (size_t i = 0; i < models.size(); ++i) {
+      z3::model &m = models[i];
+      if (!m.eval(neg, true).is_true()) continue;
+      bool all = true;
+      for (const auto &h : path)
+        if (!m.eval(h, true).is_true()) {
+          all = false;
+          break;
+        }
+      if (!all) continue;
+      std::rotate(models.begin(), models.begin() + (long)i, models.begin() + (long)i + 1);
+      return models.front();
+    }
+    return std::nullopt;
+  }
+  void keepModel(const z3::model &m) {
+    models.insert(models.begin(), m);
+    if (models.size() > 16) models.pop_back();
+  }
   bool holds(const z3::expr &claim) {
     ++checks;
     z3::expr neg = (!claim).simplify();
     if (neg.is_false()) return true;
+    if (modelOf(neg)) return false;
     z3::solver s = solverOnPath();
     s.add(neg);
     const z3::check_result r = answers::checkCached(s);
+    if (r == z3::sat) keepModel(s.get_model());
     return r == z3::unsat;
   }
   // A solver holding this path's facts (60 s per query).
@@ -724,18 +754,23 @@ class Walker {
       ++checks;
       z3::expr_vector all(c);
       for (size_t i : left) all.push_back(claims[i]);
-      z3::solver s = solverOnPath();
-      s.add(!z3::mk_and(all));
-      const z3::check_result r = answers::checkCached(s);
+      const z3::expr neg = !z3::mk_and(all);
+      std::optional<z3::model> m = modelOf(neg);
+      z3::check_result r = z3::sat;
+      if (!m) {
+        z3::solver s = solverOnPath();
+        s.add(neg);
+        r = answers::checkCached(s);
+        if (r == z3::sat) keepModel(*(m = s.get_model()));
+      }
       if (r == z3::unsat) {
         for (size_t i : left) ok[i] = true;
         break;
       }
       std::vector<size_t> next;
       if (r == z3::sat) {
-        const z3::model m = s.get_model();
         for (size_t i : left)
-          if (!m.eval(claims[i], true).is_false()) next.push_back(i);
+          if (!m->eval(claims[i], true).is_false()) next.push_back(i);
       }
       if (r != z3::sat || next.size() == left.size()) {
         for (size_t i : next.empty() ? left : next) ok[i] = holds(claims[i]);
