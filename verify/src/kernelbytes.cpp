@@ -645,7 +645,7 @@ class Walker {
   // claims false in the model are false on the path: they are not proved, and a Houdini round
   // drops them), so the cache can only spare queries, never prove a claim. Most satisfiable
   // queries are a loop candidate's or a branch's on a path an earlier model fits (the avx512
-  // file: 1426 of its 1986 sat answers, 19 s of its 154 s).
+  // file: 1426 of its 1986 sat answers, 19 s of its 120 s of walk queries).
   std::vector<z3::model> models;
   std::optional<z3::model> modelOf(const z3::expr &neg) {
     for (size_t i = 0; i < models.size(); ++i) {
