@@ -663,20 +663,26 @@ class Walker {
     }
     return std::nullopt;
   }
-  void keepModel(const z3::model &m) {
-    models.insert(models.begin(), m);
-    if (models.size() > 16) models.pop_back();
+  // Whether `neg` can hold on this path: sat with its model in `m` (a kept one where it fits,
+  // else Z3's, then kept), unsat, or unknown.
+  z3::check_result satOnPath(const z3::expr &neg, std::optional<z3::model> &m) {
+    if ((m = modelOf(neg))) return z3::sat;
+    z3::solver s = solverOnPath();
+    s.add(neg);
+    const z3::check_result r = answers::checkCached(s);
+    if (r == z3::sat) {
+      m = s.get_model();
+      models.insert(models.begin(), *m);
+      if (models.size() > 16) models.pop_back();
+    }
+    return r;
   }
   bool holds(const z3::expr &claim) {
     ++checks;
     z3::expr neg = (!claim).simplify();
     if (neg.is_false()) return true;
-    if (modelOf(neg)) return false;
-    z3::solver s = solverOnPath();
-    s.add(neg);
-    const z3::check_result r = answers::checkCached(s);
-    if (r == z3::sat) keepModel(s.get_model());
-    return r == z3::unsat;
+    std::optional<z3::model> m;
+    return satOnPath(neg, m) == z3::unsat;
   }
   // A solver holding this path's facts (60 s per query).
   z3::solver solverOnPath() {
@@ -754,15 +760,8 @@ class Walker {
       ++checks;
       z3::expr_vector all(c);
       for (size_t i : left) all.push_back(claims[i]);
-      const z3::expr neg = !z3::mk_and(all);
-      std::optional<z3::model> m = modelOf(neg);
-      z3::check_result r = z3::sat;
-      if (!m) {
-        z3::solver s = solverOnPath();
-        s.add(neg);
-        r = answers::checkCached(s);
-        if (r == z3::sat) keepModel(*(m = s.get_model()));
-      }
+      std::optional<z3::model> m;
+      const z3::check_result r = satOnPath(!z3::mk_and(all), m);
       if (r == z3::unsat) {
         for (size_t i : left) ok[i] = true;
         break;
