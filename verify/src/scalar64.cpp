@@ -1821,6 +1821,17 @@ struct Eval : Interp<Eval, V> {
       for (unsigned i = 0; i < toExit.size(); ++i) same = same && toExit[(int)i] == toEntry[(int)i];
       exitFacts = exitFacts && z3::implies(!li.cond->substitute(from, toEntry), same);
     }
+    // Only on this path: the kept facts were proved under its branch conditions (pathCond), and a
+    // fact is asked wherever its atom is in play, also past the branch join where another path's
+    // value is joined with the one read here. A kept fact that names no loop variable (the entry
+    // condition `0 < rem >> 4` of a loop inside `if (off < whole)`) would otherwise be assumed on
+    // every path and make the other branch's claims vacuous (stop 50: a streaming seal that
+    // absorbed 31 of its last chunk's 32 blocks proved).
+    if (!pathCond.empty()) {
+      z3::expr_vector pc(c);
+      for (const auto &e : pathCond) pc.push_back(e);
+      exitFacts = z3::implies(z3::mk_and(pc), exitFacts);
+    }
     for (unsigned i = 0; i < toExit.size(); ++i) addFact(freshAtomOf(toExit[(int)i]), exitFacts);
     cursor = (*base + li.blk->substitute(from, toExit)).simplify(som);
   }
