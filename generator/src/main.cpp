@@ -202,9 +202,11 @@ int render_scalar(const Spec &spec, const std::string &shown, const std::string 
   } else {
     n.push_back(fmt::format("ChaCha20 (spec line {}): {} blocks word-sliced in 256-bit vectors per 512-byte iteration (rotations",
                             line("chacha20.bulk_blocks"), spec.bulk_blocks));
-    n.push_back("  by 16 and 8 lowered to vpshufb, by 12 and 7 to two shifts and an or); the last len % 512 bytes");
-    n.push_back("  and the one-time key (block 0) one block at a time in general-purpose registers. One pass:");
-    n.push_back("  each chunk's ciphertext blocks are absorbed by the scalar mul64 Poly1305 (encrypt: after, decrypt: before).");
+    n.push_back("  by 16 and 8 lowered to vpshufb, by 12 and 7 to two shifts and an or); the one-time key and short");
+    n.push_back("  messages' keystream from one pass of 2-8 blocks in ymm rows, the last len % 512 bytes from one more");
+    n.push_back("  (open: one block in general-purpose registers up to 64 bytes). One pass: each chunk's ciphertext");
+    n.push_back("  blocks are absorbed by the scalar mul64 Poly1305 (encrypt: after, decrypt: before), woven into");
+    n.push_back("  the vector rounds of the chunk after them (encrypt) or their own (decrypt).");
   }
   n.push_back("");
   n.push_back("Verification: every helper and every loop that carries the Poly1305 accumulator has a");

@@ -492,7 +492,13 @@ struct Eval : Interp<Eval, V> {
     }
     std::string k = p.region + "|" + offKey(*p.off) + "|" + std::to_string(p.bits);
     auto it = mem.find(k);
-    if (it != mem.end()) {
+    // A buffer the kernel MACs is read as memory even where the kernel stored into it (a seal's
+    // ciphertext, read back for its MAC after the keystream xor): the read is that buffer's byte
+    // atom at this epoch, which names the bytes by their place in the message. What the bytes
+    // hold is proved elsewhere: out-coverage proves every such read comes after the kernel wrote
+    // the byte, and keystream that every byte the kernel writes there is the ciphertext byte of
+    // RFC 8439 2.8, so the buffer holds its final bytes when the MAC reads them.
+    if (it != mem.end() && !macRegion(p.region)) {
       if (reads && it->second.k == V::Int) reads->push_back(Read{p.region, *p.off, *it->second.v});
       return it->second;
     }
@@ -1128,6 +1134,11 @@ struct Eval : Interp<Eval, V> {
   // chapoly_internal.h): seal (ct, tag, pt, len, aad, ...) MACs its output ct and the AAD, open
   // (pt, tag, ct, len, aad, ...) its input ct and the AAD, seal_update (ct, pt, ...) its output,
   // open_update (pt, ct, ...) its input, poly1305 / poly1305_update (x, msg, ...) msg.
+  bool macRegion(const std::string &region) {
+    if (!macRegionsKept) macRegionsKept = macRegions();
+    return macRegionsKept->count(region) != 0;
+  }
+  std::optional<std::set<std::string>> macRegionsKept;  // macRegions(), once the kernel is known
   std::set<std::string> macRegions() {
     const Function &k = *frames.front().fn;
     std::vector<size_t> idx;

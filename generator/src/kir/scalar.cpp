@@ -270,14 +270,16 @@ void mac_locals_out(std::vector<Stmt> &b) {
 
 // out[0..512) = in[0..512) XOR the keystream of blocks counter..counter+7 (RFC 8439 2.3, 2.4):
 // vector k holds state word k of all 8 blocks (lane b: block counter + b); after the rounds an
-// 8x8 transpose of 32-bit words per half turns them back into blocks. With `mac`, the function
-// also absorbs the 32 Poly1305 blocks at mac[0..512) into h (chacha20_xor8_mac): with
-// schedule.interleave = N > 0, N mul64 block steps are woven into each of the ten double rounds,
-// a loop (rounds_with_mac, `rolled`), the general-purpose multiplier and the vector units working at
-// the same time; with 0 the 32 steps follow the rounds.
-Function chacha20_xor8(const Spec &s, bool mac) {
+// 8x8 transpose of 32-bit words per half turns them back into blocks. With mac_blocks > 0, the
+// function also absorbs the Poly1305 blocks at mac[0..16 mac_blocks) into h (chacha20_xor8_mac for
+// 32, a 512-byte chunk; chacha20_xor8_mac28 for the 448 bytes of seal's key pass): with
+// schedule.interleave = N > 0, N mul64 block steps are woven into each of the ten double rounds, a
+// loop where 10 N steps fit (rounds_with_mac, `rolled`), else unrolled, the general-purpose
+// multiplier and the vector units working at the same time; with 0 the steps follow the rounds.
+Function chacha20_xor8(const Spec &s, int mac_blocks) {
+  const bool mac = mac_blocks > 0;
   Function f;
-  f.name = mac ? "chacha20_xor8_mac" : "chacha20_xor8";
+  f.name = "chacha20_xor8" + lanes_mac_suffix(mac_blocks);
   f.params = {{kOut, "out"}, {kIn, "in"}, {Type::array(K::U8, 32, true), "key"},
               {Type::array(K::U8, 12, true), "nonce"}, {kU32, "counter"}};
   if (mac) add_mac_params(f);
@@ -285,13 +287,13 @@ Function chacha20_xor8(const Spec &s, bool mac) {
   f.doc = "Eight ChaCha20 blocks (RFC 8439 2.3) for counters counter..counter+7, word-sliced: vector k holds\n"
           "word k of all eight blocks. out[0..512) = in[0..512) XOR their keystream.";
   if (mac)
-    f.doc += fmt::format("\nStitched: also h = Poly1305 blocks mac[0..512) absorbed into h (32 poly1305_block steps,\n"
+    f.doc += fmt::format("\nStitched: also h = Poly1305 blocks mac[0..{}) absorbed into h ({} poly1305_block steps,\n"
                          "{} per double round), so the multiplies run beside the vector rounds. mac may equal in.",
-                         s.interleave);
+                         16 * mac_blocks, mac_blocks, s.interleave);
   nlohmann::ordered_json c = {{"role", "chacha20.block"}, {"blocks", 8}, {"xor", true}, {"out", "out"},
                               {"in", "in"}, {"key", "key"}, {"nonce", "nonce"}, {"counter", "counter"},
                               {"spec", spec_ref(s, kBulk)}};
-  if (mac) c["mac"] = mac_contract(s, 32);
+  if (mac) c["mac"] = mac_contract(s, mac_blocks);
   f.contract = c.dump();
   const Type kV = Type::vec(256);
   auto &b = f.body;
@@ -323,7 +325,7 @@ Function chacha20_xor8(const Spec &s, bool mac) {
       }
     }
   }
-  rounds_with_mac(b, s, std::move(round), mac ? 32 : 0, /*rolled=*/true);
+  rounds_with_mac(b, s, std::move(round), mac_blocks, /*rolled=*/true);
   b.push_back(comment("Feed-forward."));
   for (int i = 0; i < 16; ++i)
     b.push_back(assign(v(fmt::format("x{}", i)), op("vadd32", {v(fmt::format("x{}", i)), v(fmt::format("j{}", i))})));
@@ -713,17 +715,23 @@ Stmt lanes_pass(const Expr &rest, const std::optional<Expr> &chunk, int mac_bloc
   return if_(op("lt", {sz(256), rest}), {if_(op("lt", {sz(384), rest}), call_of(8), call_of(6))}, call_of(4), kBulk);
 }
 
-// Seal, after its bulk loop: the last whole chunk, ct[off - 512, off), absorbed. When more than
-// `min` of the `rest` bytes after it remain, its 32 block steps are woven into their keystream pass
-// (chacha20_lanes<n>_mac, 4 blocks up to 256 bytes, 6 up to 384, else 8) and `then` (their xor and MAC, the
-// keystream in ks) follows; else the steps run alone, then `other`.
-Stmt seal_last_chunk(const Spec &s, const Mul64 &d, const Expr &rest, uint64_t min, std::vector<Stmt> then,
-                     std::vector<Stmt> other) {
+// Seal, after its bulk loop: the last whole chunk, ct[off - 512, off), absorbed.
+// seal_last_chunk_woven: its 32 block steps woven into the keystream pass of the `rest` bytes after
+// it (chacha20_lanes<n>_mac, 4 blocks up to 256 bytes, 6 up to 384, else 8), then `then` (their xor
+// and MAC, the keystream in ks). seal_last_chunk: the same where more than `min` of the `rest` bytes
+// remain, else the steps alone, then `other` (seal_update, whose whole chunks may end with the loop).
+std::vector<Stmt> seal_last_chunk_woven(const Expr &rest, std::vector<Stmt> then) {
   std::vector<Stmt> with;
   with.push_back(comment("The last chunk's ciphertext (encrypted by the last iteration): its 32 block steps woven into\n"
                          "the keystream pass of the bytes after it.", "schedule.interleave"));
   with.push_back(lanes_pass(rest, at(v("ct"), op("subsz", {v("off"), sz(512)})), 32));
   for (auto &st : then) with.push_back(std::move(st));
+  return with;
+}
+
+Stmt seal_last_chunk(const Spec &s, const Mul64 &d, const Expr &rest, uint64_t min, std::vector<Stmt> then,
+                     std::vector<Stmt> other) {
+  std::vector<Stmt> with = seal_last_chunk_woven(rest, std::move(then));
   Stmt last = for_(kSize, "i", sz(0), sz(32),
                    {absorb_at(at(at(v("ct"), op("subsz", {v("off"), sz(512)})), op("mulsz", {v("i"), sz(16)})))}, kMul);
   carry_h(last, s, d, "ct", 16);
@@ -763,13 +771,17 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
                         "(6 blocks) or 448 (8 blocks) bytes.\n"
                         "A longer message makes its own keystream in the bulk loop, so block 0 alone, in general-purpose\n"
                         "registers (docs/benchmarks.md, stop 33: 150-230 TSC cycles less per message than a 4-block\n"
-                        "vector pass on a Zen 5, whose vector add, xor and shift take 2 cycles)."));
+                        "vector pass on a Zen 5, whose vector add, xor and shift take 2 cycles); but seal takes the\n"
+                        "8-block pass up to 576 bytes and for a multiple of 512, whose first 448 bytes it encrypts."));
     b.push_back(decl(Type::array(K::U8, 512, false), "ks", kBulk));
     auto lanes = [&](const char *fn) { return std::vector<Stmt>{eval(call(fn, {v("ks"), v("key"), v("nonce"), u32(0)}))}; };
     b.push_back(if_(op("ge", {sz(64), v("len")}), lanes("chacha20_lanes2"),
                     {if_(op("ge", {sz(192), v("len")}), lanes("chacha20_lanes4"),
                          {if_(op("ge", {sz(320), v("len")}), lanes("chacha20_lanes6"),
-                              {if_(op("ge", {sz(448), v("len")}), lanes("chacha20_lanes8"), lanes("chacha20_block"))})})},
+                              {seal ? if_(op("ge", {sz(576), v("len")}), lanes("chacha20_lanes8"),
+                                          {if_(op("ne", {op("andsz", {v("len"), sz(511)}), sz(0)}), lanes("chacha20_block"),
+                                               lanes("chacha20_lanes8"))})
+                                    : if_(op("ge", {sz(448), v("len")}), lanes("chacha20_lanes8"), lanes("chacha20_block"))})})},
                     kBulk));
   } else {
     b.push_back(comment("One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6)."));
@@ -819,36 +831,51 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
       a.insert(a.end(), extra.begin(), extra.end());
       return eval(call(fn, std::move(a)), kBulk);
     };
-    std::vector<Expr> stitched = {v("h0"), v("h1"), v("h2"), v("r0"), v("r1"), v("s1"),
-                                  seal ? at(v("ct"), op("subsz", {v("off"), sz(512)})) : at(v("ct"), v("off"))};
-    std::vector<Stmt> wide;
-    wide.push_back(xor8("chacha20_xor8_mac", stitched));
-    wide.push_back(assign(v("off"), op("addsz", {v("off"), sz(512)}), kBulk));
-    wide.push_back(assign(v("ctr"), op("add32", {v("ctr"), u32(8)})));
-    Stmt wloop = while_(op("ge", {op("subsz", {v("len"), v("off")}), sz(512)}), std::move(wide), kBulk);
-    carry_h(wloop, s, d, "ct", 512);
-    b.push_back(comment("Eight blocks at a time while 512 bytes remain, then one block at a time.", kBulk));
+    auto stitched_to = [&](Expr mac) {
+      return std::vector<Expr>{v("h0"), v("h1"), v("h2"), v("r0"), v("r1"), v("s1"), std::move(mac)};
+    };
+    const std::vector<Expr> stitched =
+        stitched_to(seal ? at(v("ct"), op("subsz", {v("off"), sz(512)})) : at(v("ct"), v("off")));
+    auto make_wloop = [&]() {
+      std::vector<Stmt> wide;
+      wide.push_back(xor8("chacha20_xor8_mac", stitched));
+      wide.push_back(assign(v("off"), op("addsz", {v("off"), sz(512)}), kBulk));
+      wide.push_back(assign(v("ctr"), op("add32", {v("ctr"), u32(8)})));
+      Stmt w = while_(op("ge", {op("subsz", {v("len"), v("off")}), sz(512)}), std::move(wide), kBulk);
+      carry_h(w, s, d, "ct", 512);
+      return w;
+    };
+    Stmt wloop = make_wloop();
+    b.push_back(comment(seal ? "Chunk 0 alone, then eight blocks at a time, each with the chunk before woven in, while 512\n"
+                               "bytes remain."
+                             : "Eight blocks at a time while 512 bytes remain, then the tail.", kBulk));
     const Expr rest = op("subsz", {v("len"), v("off")});
+    // Open's tail after the loop.
     auto tail = [&]() {
       std::vector<Stmt> t;
-      t.push_back(tail_keystream(rest, v("ctr"), seal));
+      t.push_back(tail_keystream(rest, v("ctr"), false));
       pass(t, v("ks"), rest);
-      if (!seal) t = {open_tail(s, d, rest, std::move(t), xor_words_then_bytes(at(v(out), v("off")), at(v(in), v("off")), v("ks"), rest))};
+      t = {open_tail(s, d, rest, std::move(t), xor_words_then_bytes(at(v(out), v("off")), at(v(in), v("off")), v("ks"), rest))};
       return if_(op("lt", {v("off"), v("len")}), std::move(t), {}, kBulk);
     };
     const char *tail_note = "The last len % 512 bytes: one block in general-purpose registers (up to 64 bytes), else one\n"
                             "pass of four (up to 256 bytes), six (up to 384) or eight blocks of keystream, xored in by\n"
                             "words and bytes; whole ciphertext blocks, then the zero-padded partial one.";
-    if (seal) {
+    // Seal after its bulk loop: the last whole chunk's 32 block steps woven into the keystream pass
+    // of the bytes after it. The AEAD seal comes here with more than 576 bytes, not a multiple of
+    // 512 (a multiple of 512 takes the grid below, whose last 64 bytes follow its last chunk), so
+    // some bytes always follow.
+    auto seal_end = [&]() {
       std::vector<Stmt> then;
       pass(then, v("ks"), rest);
-      b.push_back(if_(op("ge", {v("len"), sz(512)}),
-                      {xor8("chacha20_xor8", {}),
-                       assign(v("off"), sz(512), kBulk),
-                       assign(v("ctr"), u32(9)),
-                       std::move(wloop),
-                       seal_last_chunk(s, d, rest, 64, std::move(then), {comment(tail_note, kBulk), tail()})},
-                      {comment(tail_note, kBulk), tail()}, kBulk));
+      return seal_last_chunk_woven(rest, std::move(then));
+    };
+    if (seal) {
+      b.push_back(xor8("chacha20_xor8", {}));
+      b.push_back(assign(v("off"), sz(512), kBulk));
+      b.push_back(assign(v("ctr"), u32(9)));
+      b.push_back(std::move(wloop));
+      for (auto &st : seal_end()) b.push_back(std::move(st));
     } else {
       b.push_back(std::move(wloop));
       b.push_back(comment(tail_note, kBulk));
@@ -857,6 +884,38 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
     // Everything after the AAD so far is the path for len > 448: move it under the length test.
     for (size_t i = body_start; i < b.size(); ++i) longer.push_back(std::move(b[i]));
     b.resize(body_start);
+    if (seal) {
+      // 449-576 bytes: the key pass's 448 bytes of keystream xored in, then one set (blocks 8 and 9)
+      // for the rest with the 28 block steps of ct[0, 448) woven into its rounds: the MAC of most of
+      // the message is hidden in a pass the message needs anyway, where the bulk path made block 0
+      // alone, eight blocks, and then ran the 32 steps of its chunk after them.
+      std::vector<Stmt> mid;
+      mid.push_back(comment("449-576 bytes: the first 448 from the key pass; the rest from one set (blocks 8 and 9) whose\n"
+                            "rounds absorb the ciphertext of those 448 (28 block steps woven in).", "schedule.interleave"));
+      for (auto &st : xor_words_then_bytes(v("ct"), v("pt"), at("ks", 64), sz(448))) mid.push_back(std::move(st));
+      mid.push_back(eval(call(fmt::format("chacha20_lanes2{}", lanes_mac_suffix(28)),
+                              {v("ks"), v("key"), v("nonce"), u32(8), v("h0"), v("h1"), v("h2"), v("r0"), v("r1"), v("s1"), v("ct")})));
+      mid.push_back(assign(v("off"), sz(448), kBulk));
+      pass(mid, v("ks"), op("subsz", {v("len"), v("off")}));
+      // A multiple of 512 bytes from 1 KiB: the chunks start after the key pass's 448 bytes, so the
+      // last 64 bytes are a tail whose keystream pass carries the last chunk's 32 block steps; on
+      // the grid from byte 0 no bytes follow the last chunk and its steps run alone after the loop.
+      std::vector<Stmt> grid;
+      grid.push_back(comment("A multiple of 512 bytes, 1 KiB or more: the first 448 from the key pass, the chunk after them\n"
+                             "with their 28 block steps woven in, then the loop and the last 64 bytes.", "schedule.interleave"));
+      for (auto &st : xor_words_then_bytes(v("ct"), v("pt"), at("ks", 64), sz(448))) grid.push_back(std::move(st));
+      grid.push_back(assign(v("off"), sz(448), kBulk));
+      grid.push_back(assign(v("ctr"), u32(8)));
+      grid.push_back(xor8("chacha20_xor8_mac28", stitched_to(v("ct"))));
+      grid.push_back(assign(v("off"), sz(960), kBulk));
+      grid.push_back(assign(v("ctr"), u32(16)));
+      grid.push_back(make_wloop());
+      for (auto &st : seal_end()) grid.push_back(std::move(st));
+      std::vector<Stmt> general = std::move(longer);
+      longer = {if_(op("ge", {sz(576), v("len")}), std::move(mid),
+                    {if_(op("ne", {op("andsz", {v("len"), sz(511)}), sz(0)}), std::move(general), std::move(grid), kBulk)},
+                    kBulk)};
+    }
     b.push_back(comment("Up to 448 bytes: the keystream is ks[64..) from the key pass; one pass, no loop.", kBulk));
     b.push_back(if_(op("ge", {sz(448), v("len")}), std::move(shrt), std::move(longer), kBulk));
     b.push_back(comment("Lengths block: le64(aad_len) || le64(len) (RFC 8439 2.8), then the tag.", kMul));
@@ -1385,12 +1444,18 @@ Module build_scalar(const Spec &s, const Mul64 &d) {
     m.functions.push_back(chacha20_lanes(s, 2, 32));
     m.functions.push_back(chacha20_lanes(s, 3, 32));
     m.functions.push_back(chacha20_lanes(s, 4, 32));
+    // Seal's 449-576 byte messages: the key pass's 448 bytes' 28 block steps woven into the one set
+    // that makes the rest.
+    m.functions.push_back(chacha20_lanes(s, 1, 28));
     // Open's tails of 256 bytes or more: their own first 16 block steps woven into their pass.
     m.functions.push_back(chacha20_lanes(s, 2, 16));
     m.functions.push_back(chacha20_lanes(s, 3, 16));
     m.functions.push_back(chacha20_lanes(s, 4, 16));
-    m.functions.push_back(chacha20_xor8(s, false));
-    m.functions.push_back(chacha20_xor8(s, true));
+    m.functions.push_back(chacha20_xor8(s, 0));
+    m.functions.push_back(chacha20_xor8(s, 32));
+    // Seal of a multiple of 512 bytes from 1 KiB: the chunk after the key pass's 448 bytes, with
+    // their 28 block steps woven in.
+    m.functions.push_back(chacha20_xor8(s, 28));
   }
   m.functions.push_back(aead(s, d, true));
   m.functions.push_back(aead(s, d, false));
