@@ -758,6 +758,22 @@ Stmt open_tail(const Spec &s, const Mul64 &d, const Expr &rem, std::vector<Stmt>
   return if_(op("ge", {rem, sz(256)}), std::move(with), std::move(plain), kBulk);
 }
 
+// The stitched bulk loop of the avx2 seal, open and their streaming entries: while 512 bytes
+// remain, chacha20_xor8_mac makes the chunk at `off` (out from in) and absorbs seal's previous
+// chunk ct[off - 512, off) or open's own ct[off, off + 512) into h.
+Stmt stitched_chunk_loop(const Spec &s, const Mul64 &d, bool seal, const std::string &out, const std::string &in) {
+  std::vector<Stmt> wide;
+  wide.push_back(eval(call("chacha20_xor8_mac", {at(v(out), v("off")), at(v(in), v("off")), v("key"), v("nonce"), v("ctr"),
+                                                 v("h0"), v("h1"), v("h2"), v("r0"), v("r1"), v("s1"),
+                                                 seal ? at(v("ct"), op("subsz", {v("off"), sz(512)})) : at(v("ct"), v("off"))}),
+                      kBulk));
+  wide.push_back(assign(v("off"), op("addsz", {v("off"), sz(512)}), kBulk));
+  wide.push_back(assign(v("ctr"), op("add32", {v("ctr"), u32(8)})));
+  Stmt w = while_(op("ge", {op("subsz", {v("len"), v("off")}), sz(512)}), std::move(wide), kBulk);
+  carry_h(w, s, d, "ct", 512);
+  return w;
+}
+
 Function aead(const Spec &s, const Mul64 &d, bool seal) {
   const int n = s.gpr_blocks;
   const std::string blockfn = n == 1 ? "chacha20_block" : fmt::format("chacha20_block{}", n);
@@ -831,20 +847,7 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
       a.insert(a.end(), extra.begin(), extra.end());
       return eval(call(fn, std::move(a)), kBulk);
     };
-    auto stitched_to = [&](Expr mac) {
-      return std::vector<Expr>{v("h0"), v("h1"), v("h2"), v("r0"), v("r1"), v("s1"), std::move(mac)};
-    };
-    const std::vector<Expr> stitched =
-        stitched_to(seal ? at(v("ct"), op("subsz", {v("off"), sz(512)})) : at(v("ct"), v("off")));
-    auto make_wloop = [&]() {
-      std::vector<Stmt> wide;
-      wide.push_back(xor8("chacha20_xor8_mac", stitched));
-      wide.push_back(assign(v("off"), op("addsz", {v("off"), sz(512)}), kBulk));
-      wide.push_back(assign(v("ctr"), op("add32", {v("ctr"), u32(8)})));
-      Stmt w = while_(op("ge", {op("subsz", {v("len"), v("off")}), sz(512)}), std::move(wide), kBulk);
-      carry_h(w, s, d, "ct", 512);
-      return w;
-    };
+    auto make_wloop = [&]() { return stitched_chunk_loop(s, d, seal, out, in); };
     Stmt wloop = make_wloop();
     b.push_back(comment(seal ? "Chunk 0 alone, then eight blocks at a time, each with the chunk before woven in, while 512\n"
                                "bytes remain."
@@ -906,7 +909,7 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
       for (auto &st : xor_words_then_bytes(v("ct"), v("pt"), at("ks", 64), sz(448))) grid.push_back(std::move(st));
       grid.push_back(assign(v("off"), sz(448), kBulk));
       grid.push_back(assign(v("ctr"), u32(8)));
-      grid.push_back(xor8("chacha20_xor8_mac28", stitched_to(v("ct"))));
+      grid.push_back(xor8("chacha20_xor8_mac28", {v("h0"), v("h1"), v("h2"), v("r0"), v("r1"), v("s1"), v("ct")}));
       grid.push_back(assign(v("off"), sz(960), kBulk));
       grid.push_back(assign(v("ctr"), u32(16)));
       grid.push_back(make_wloop());
@@ -1218,14 +1221,7 @@ Function stream_text_update(const Spec &s, const Mul64 &d, bool seal) {
       a.insert(a.end(), extra.begin(), extra.end());
       return eval(call(fn, std::move(a)), kBulk);
     };
-    std::vector<Expr> stitched = {v("h0"), v("h1"), v("h2"), v("r0"), v("r1"), v("s1"),
-                                  seal ? at(v("ct"), op("subsz", {v("off"), sz(512)})) : at(v("ct"), v("off"))};
-    std::vector<Stmt> wide;
-    wide.push_back(xor8("chacha20_xor8_mac", stitched));
-    wide.push_back(assign(v("off"), op("addsz", {v("off"), sz(512)}), kBulk));
-    wide.push_back(assign(v("ctr"), op("add32", {v("ctr"), u32(8)})));
-    Stmt wloop = while_(op("ge", {op("subsz", {v("len"), v("off")}), sz(512)}), std::move(wide), kBulk);
-    carry_h(wloop, s, d, "ct", 512);
+    Stmt wloop = stitched_chunk_loop(s, d, seal, out, in);
     b.push_back(comment("Eight blocks at a time, 32 Poly1305 steps stitched into their rounds (seal: the chunk\n"
                         "the previous iteration encrypted), while 512 bytes remain.", kBulk));
     // The tail: the last (len % 512) / 64 chunks, rem bytes, with their keystream in ks (made by
