@@ -1509,13 +1509,22 @@ struct Eval : Interp<Eval, V> {
       if (same(v, t->second)) continue;
       V j = joinV(v, t->second);
       if (j.k == v.k && j.k == t->second.k && (j.k == V::Int || (j.k == V::Ptr && j.region == v.region))) {
-        // The joined value is one of the two, the then-branch's where its condition held.
+        // The joined value is one of the two, the then-branch's where its condition held. A value
+        // that is the C value only under its no-wrap condition (size_t glue, exactIf) equals its
+        // integer there alone: every query takes the joined atom >= 0, so an unguarded equation
+        // with a difference that may borrow (rem = len - off) would assume that it does not (the
+        // stop-50 review); the joined value is exact where the branch it came from was.
         z3::expr a = freshAtomOf(*j.v);
-        addFact(a, *j.v == *t->second.v || *j.v == *v.v);
+        const bool ints = j.k == V::Int;
+        const z3::expr et = ints && t->second.exactIf ? *t->second.exactIf : c.bool_val(true);
+        const z3::expr ee = ints && v.exactIf ? *v.exactIf : c.bool_val(true);
+        addFact(a, z3::implies(et && ee, *j.v == *t->second.v || *j.v == *v.v));
         if (thenC) {
-          addFact(a, z3::implies(*thenC, *j.v == *t->second.v));
-          addFact(a, z3::implies(*elseC, *j.v == *v.v));
+          addFact(a, z3::implies(*thenC && et, *j.v == *t->second.v));
+          addFact(a, z3::implies(*elseC && ee, *j.v == *v.v));
         }
+        if (ints && (inexact(t->second.exactIf) || inexact(v.exactIf)))
+          j.exactIf = std::make_shared<z3::expr>(thenC ? z3::implies(*thenC, et) && z3::implies(*elseC, ee) : et && ee);
       }
       for (int limb = 0; limb < 3 && j.k == V::Int; ++limb) {
         std::string ta = tagOf(t->second, limb), tb = tagOf(v, limb);
