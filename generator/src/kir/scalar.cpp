@@ -718,8 +718,8 @@ Stmt lanes_pass(const Expr &rest, const std::optional<Expr> &chunk, int mac_bloc
 // Seal, after its bulk loop: the last whole chunk, ct[off - 512, off), absorbed.
 // seal_last_chunk_woven: its 32 block steps woven into the keystream pass of the `rest` bytes after
 // it (chacha20_lanes<n>_mac, 4 blocks up to 256 bytes, 6 up to 384, else 8), then `then` (their xor
-// and MAC, the keystream in ks). seal_last_chunk: the same where more than `min` of the `rest` bytes
-// remain, else the steps alone, then `other` (seal_update, whose whole chunks may end with the loop).
+// and MAC, the keystream in ks). seal_last_chunk: the same where some of the `rest` bytes remain,
+// else the steps alone, then `other` (seal_update, whose whole chunks may end with the loop).
 std::vector<Stmt> seal_last_chunk_woven(const Expr &rest, std::vector<Stmt> then) {
   std::vector<Stmt> with;
   with.push_back(comment("The last chunk's ciphertext (encrypted by the last iteration): its 32 block steps woven into\n"
@@ -729,7 +729,7 @@ std::vector<Stmt> seal_last_chunk_woven(const Expr &rest, std::vector<Stmt> then
   return with;
 }
 
-Stmt seal_last_chunk(const Spec &s, const Mul64 &d, const Expr &rest, uint64_t min, std::vector<Stmt> then,
+Stmt seal_last_chunk(const Spec &s, const Mul64 &d, const Expr &rest, std::vector<Stmt> then,
                      std::vector<Stmt> other) {
   std::vector<Stmt> with = seal_last_chunk_woven(rest, std::move(then));
   Stmt last = for_(kSize, "i", sz(0), sz(32),
@@ -739,7 +739,7 @@ Stmt seal_last_chunk(const Spec &s, const Mul64 &d, const Expr &rest, uint64_t m
   alone.push_back(comment("The last chunk's ciphertext, encrypted by the last iteration.", kMul));
   alone.push_back(std::move(last));
   for (auto &st : other) alone.push_back(std::move(st));
-  return if_(op("lt", {sz(min), rest}), std::move(with), std::move(alone), kBulk);
+  return if_(op("lt", {sz(0), rest}), std::move(with), std::move(alone), kBulk);
 }
 
 // Open, a tail of `rem` bytes after the bulk loop (r is known there): `plain` (its keystream pass,
@@ -781,6 +781,8 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
   Function f = aead_entry(s, seal);
   auto &b = f.body;
   const bool avx2 = s.isa == "x86_64-avx2";
+  // Seal (avx2): a length that is no multiple of 512 bytes, off the grid that starts at 448.
+  const Expr off_grid = op("ne", {op("andsz", {v("len"), sz(511)}), sz(0)});
   if (avx2) {
     b.push_back(comment("One-time Poly1305 key: the first 32 bytes of block 0 (RFC 8439 2.6); the blocks after it in\n"
                         "the same pass are the keystream of a message of up to 64 (2 blocks), 192 (4 blocks), 320\n"
@@ -795,7 +797,7 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
                     {if_(op("ge", {sz(192), v("len")}), lanes("chacha20_lanes4"),
                          {if_(op("ge", {sz(320), v("len")}), lanes("chacha20_lanes6"),
                               {seal ? if_(op("ge", {sz(576), v("len")}), lanes("chacha20_lanes8"),
-                                          {if_(op("ne", {op("andsz", {v("len"), sz(511)}), sz(0)}), lanes("chacha20_block"),
+                                          {if_(off_grid, lanes("chacha20_block"),
                                                lanes("chacha20_lanes8"))})
                                     : if_(op("ge", {sz(448), v("len")}), lanes("chacha20_lanes8"), lanes("chacha20_block"))})})},
                     kBulk));
@@ -847,8 +849,7 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
       a.insert(a.end(), extra.begin(), extra.end());
       return eval(call(fn, std::move(a)), kBulk);
     };
-    auto make_wloop = [&]() { return stitched_chunk_loop(s, d, seal, out, in); };
-    Stmt wloop = make_wloop();
+    Stmt wloop = stitched_chunk_loop(s, d, seal, out, in);
     b.push_back(comment(seal ? "Chunk 0 alone, then eight blocks at a time, each with the chunk before woven in, while 512\n"
                                "bytes remain."
                              : "Eight blocks at a time while 512 bytes remain, then the tail.", kBulk));
@@ -892,10 +893,14 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
       // for the rest with the 28 block steps of ct[0, 448) woven into its rounds: the MAC of most of
       // the message is hidden in a pass the message needs anyway, where the bulk path made block 0
       // alone, eight blocks, and then ran the 32 steps of its chunk after them.
+      // The key pass's 448 bytes of keystream (ks[64, 512)) xored into ct[0, 448).
+      auto xor_key_pass = [&](std::vector<Stmt> &into) {
+        for (auto &st : xor_words_then_bytes(v("ct"), v("pt"), at("ks", 64), sz(448))) into.push_back(std::move(st));
+      };
       std::vector<Stmt> mid;
       mid.push_back(comment("449-576 bytes: the first 448 from the key pass; the rest from one set (blocks 8 and 9) whose\n"
                             "rounds absorb the ciphertext of those 448 (28 block steps woven in).", "schedule.interleave"));
-      for (auto &st : xor_words_then_bytes(v("ct"), v("pt"), at("ks", 64), sz(448))) mid.push_back(std::move(st));
+      xor_key_pass(mid);
       mid.push_back(eval(call(fmt::format("chacha20_lanes2{}", lanes_mac_suffix(28)),
                               {v("ks"), v("key"), v("nonce"), u32(8), v("h0"), v("h1"), v("h2"), v("r0"), v("r1"), v("s1"), v("ct")})));
       mid.push_back(assign(v("off"), sz(448), kBulk));
@@ -906,17 +911,17 @@ Function aead(const Spec &s, const Mul64 &d, bool seal) {
       std::vector<Stmt> grid;
       grid.push_back(comment("A multiple of 512 bytes, 1 KiB or more: the first 448 from the key pass, the chunk after them\n"
                              "with their 28 block steps woven in, then the loop and the last 64 bytes.", "schedule.interleave"));
-      for (auto &st : xor_words_then_bytes(v("ct"), v("pt"), at("ks", 64), sz(448))) grid.push_back(std::move(st));
+      xor_key_pass(grid);
       grid.push_back(assign(v("off"), sz(448), kBulk));
       grid.push_back(assign(v("ctr"), u32(8)));
       grid.push_back(xor8("chacha20_xor8_mac28", {v("h0"), v("h1"), v("h2"), v("r0"), v("r1"), v("s1"), v("ct")}));
       grid.push_back(assign(v("off"), sz(960), kBulk));
       grid.push_back(assign(v("ctr"), u32(16)));
-      grid.push_back(make_wloop());
+      grid.push_back(stitched_chunk_loop(s, d, seal, out, in));
       for (auto &st : seal_end()) grid.push_back(std::move(st));
       std::vector<Stmt> general = std::move(longer);
       longer = {if_(op("ge", {sz(576), v("len")}), std::move(mid),
-                    {if_(op("ne", {op("andsz", {v("len"), sz(511)}), sz(0)}), std::move(general), std::move(grid), kBulk)},
+                    {if_(off_grid, std::move(general), std::move(grid), kBulk)},
                     kBulk)};
     }
     b.push_back(comment("Up to 448 bytes: the keystream is ks[64..) from the key pass; one pass, no loop.", kBulk));
@@ -1250,7 +1255,7 @@ Function stream_text_update(const Spec &s, const Mul64 &d, bool seal) {
       b.push_back(if_(op("ge", {v("len"), sz(512)}),
                       {xor8("chacha20_xor8", {}), assign(v("off"), sz(512), kBulk),
                        assign(v("ctr"), op("add32", {v("ctr"), u32(8)})), std::move(wloop),
-                       seal_last_chunk(s, d, op("subsz", {v("whole"), v("off")}), 0, tail(false),
+                       seal_last_chunk(s, d, op("subsz", {v("whole"), v("off")}), tail(false),
                                        {comment(tail_note, kBulk), tail_if()})},
                       {comment(tail_note, kBulk), tail_if()}, kBulk));
     } else {
